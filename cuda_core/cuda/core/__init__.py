@@ -1,0 +1,29 @@
+"""cuda.core: Pythonic access to CUDA devices, built by Meson for one CUDA major."""
+
+from cuda.core import _build_info
+
+
+def _check_bindings_major() -> None:
+    """Refuse to load against cuda-bindings of another major than the one built for."""
+    built = _build_info.cuda_major
+    fix = (f'pip install "cuda-bindings=={built}.*", or rebuild cuda.core against the other major '
+           f"(e.g. pip install --no-build-isolation -e . in a CUDA {{other}} environment)")
+    try:
+        from cuda.bindings._version import __version__ as bindings_version
+    except ImportError as err:
+        raise ImportError(f"cuda.core was built for CUDA {built} and needs cuda-bindings {built}.x, "
+                          f'which is not installed: pip install "cuda-bindings=={built}.*"') from err
+    installed = int(bindings_version.split(".")[0])
+    if installed != built:
+        raise ImportError(f"cuda.core was built for CUDA {built}, but the installed cuda-bindings "
+                          f"{bindings_version} is for CUDA {installed}: " + fix.format(other=installed))
+
+
+_check_bindings_major()
+
+from cuda.core._utils.cuda_utils import CUDAError, DriverNotFoundError  # noqa: E402
+from cuda.core._device import ComputeCapability, Device  # noqa: E402
+from cuda.core._system import System, system  # noqa: E402
+
+__version__ = _build_info.version
+__all__ = ["CUDAError", "ComputeCapability", "Device", "DriverNotFoundError", "System", "system"]

@@ -1,0 +1,63 @@
+"""``python -m cuda.core [--json]``: what this build is, then the devices the driver sees."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import cuda.core
+from cuda.core import _build_info
+
+
+def build_info() -> dict[str, object]:
+    """The facts recorded when this package was built."""
+    return {
+        "version": _build_info.version,
+        "cuda_major": _build_info.cuda_major,
+        "cuda_version": _build_info.cuda_version,
+        "cuda_bindings_version": _build_info.cuda_bindings_version,
+        "cython_version": _build_info.cython_version,
+        "buildtype": _build_info.buildtype,
+        "coverage": _build_info.coverage,
+    }
+
+
+def devices() -> dict[str, object]:
+    """The driver's view: its version and each device, or why there is none."""
+    try:
+        count = cuda.core.system.num_devices
+    except cuda.core.DriverNotFoundError as err:
+        return {"driver": None, "error": "no CUDA driver found", "detail": str(err), "devices": []}
+    listed = []
+    for ordinal in range(count):
+        device = cuda.core.Device(ordinal)
+        listed.append({"device_id": ordinal, "name": device.name, "arch": device.arch,
+                       "compute_capability": list(device.compute_capability), "uuid": device.uuid})
+    major, minor = cuda.core.system.driver_version
+    return {"driver": f"{major}.{minor}", "devices": listed}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m cuda.core", description=__doc__)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    info = {"build": build_info(), **devices()}
+    if args.json:
+        print(json.dumps(info, indent=2))
+        return 0
+    build = info["build"]
+    print(f"cuda.core {build['version']} built for CUDA {build['cuda_major']} "
+          f"(headers CUDA_VERSION {build['cuda_version']}), cuda-bindings {build['cuda_bindings_version']}, "
+          f"Cython {build['cython_version']}, buildtype {build['buildtype']}, coverage {build['coverage']}")
+    if info["driver"] is None:
+        print(f"no CUDA driver found ({info['detail']})")
+        return 0
+    print(f"CUDA driver {info['driver']}, {len(info['devices'])} device(s)")
+    for device in info["devices"]:
+        print(f"  [{device['device_id']}] {device['name']}  sm_{device['arch']}  {device['uuid']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""cuda.core.Device: one CUDA device, and its primary context."""
+
+import threading
+from collections import namedtuple
+
+cimport cuda.bindings.cydriver as cydriver
+from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, ensure_driver
+
+# compat_device_get_uuid: cuDeviceGetUuid on 13, cuDeviceGetUuid_v2 on 12.
+include "driver_compat.pxi"
+
+cdef extern from "uuid_format.hpp" nogil:
+    void cuda_core_format_uuid(const unsigned char* bytes, char* out)
+
+ComputeCapability = namedtuple("ComputeCapability", ("major", "minor"))
+
+# One Device object per device per thread, as in NVIDIA's cuda.core.
+_per_thread = threading.local()
+
+
+cdef int _attribute(cydriver.CUdevice_attribute attribute, cydriver.CUdevice device) except? -1:
+    cdef int value = 0
+    with nogil:
+        HANDLE_RETURN(cydriver.cuDeviceGetAttribute(&value, attribute, device))
+    return value
+
+
+cdef int _device_count() except -1:
+    cdef int count = 0
+    with nogil:
+        HANDLE_RETURN(cydriver.cuDeviceGetCount(&count))
+    return count
+
+
+cdef int _current_device_or_zero() except -1:
+    cdef cydriver.CUcontext context = NULL
+    cdef cydriver.CUdevice device = 0
+    with nogil:
+        HANDLE_RETURN(cydriver.cuCtxGetCurrent(&context))
+        if context != NULL:
+            HANDLE_RETURN(cydriver.cuCtxGetDevice(&device))
+    return device
+
+
+class Device:
+    """A CUDA device. ``Device()`` is the current context's device, or device 0."""
+
+    __slots__ = ("_device_id", "_primary_context", "__weakref__")
+
+    def __new__(cls, device_id: int | None = None) -> "Device":
+        ensure_driver()
+        if device_id is None:
+            device_id = _current_device_or_zero()
+        count = _device_count()
+        if not isinstance(device_id, int) or not 0 <= device_id < count:
+            raise ValueError(f"device_id must be an int in [0, {count}), got {device_id!r}")
+        devices = getattr(_per_thread, "devices", None)
+        if devices is None:
+            devices = _per_thread.devices = [None] * count
+        if devices[device_id] is None:
+            device = object.__new__(cls)
+            device._device_id = device_id
+            device._primary_context = 0
+            devices[device_id] = device
+        return devices[device_id]
+
+    @property
+    def device_id(self) -> int:
+        """The ordinal of this device."""
+        return self._device_id
+
+    @property
+    def name(self) -> str:
+        """The device's marketing name, e.g. 'NVIDIA H200'."""
+        cdef char buffer[256]
+        cdef cydriver.CUdevice device = self._device_id
+        with nogil:
+            HANDLE_RETURN(cydriver.cuDeviceGetName(buffer, sizeof(buffer), device))
+        return buffer.decode()
+
+    @property
+    def compute_capability(self) -> ComputeCapability:
+        """(major, minor) compute capability, e.g. (9, 0) on Hopper."""
+        return ComputeCapability(
+            _attribute(cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, self._device_id),
+            _attribute(cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, self._device_id))
+
+    @property
+    def arch(self) -> str:
+        """The compute capability as one string, e.g. '90'."""
+        major, minor = self.compute_capability
+        return f"{major}{minor}"
+
+    @property
+    def uuid(self) -> str:
+        """The device UUID in 8-4-4-4-12 hex form."""
+        cdef cydriver.CUuuid uuid
+        cdef cydriver.CUdevice device = self._device_id
+        cdef char text[37]
+        with nogil:
+            HANDLE_RETURN(compat_device_get_uuid(&uuid, device))
+            cuda_core_format_uuid(<const unsigned char*>uuid.bytes, text)
+        return text.decode()
+
+    def set_current(self) -> None:
+        """Make this device's primary context current on this thread, retaining it once."""
+        cdef cydriver.CUcontext context = <cydriver.CUcontext><size_t>self._primary_context
+        cdef cydriver.CUdevice device = self._device_id
+        with nogil:
+            if context == NULL:
+                HANDLE_RETURN(cydriver.cuDevicePrimaryCtxRetain(&context, device))
+            HANDLE_RETURN(cydriver.cuCtxSetCurrent(context))
+        self._primary_context = <size_t>context
+
+    def __repr__(self) -> str:
+        return f"<Device {self._device_id} ({self.name})>"

@@ -1,0 +1,1 @@
+"""Internal helpers of cuda.core: driver error checking (cuda_utils)."""

@@ -1,0 +1,13 @@
+# The one error-checking helper of cuda.core: every driver call goes through it.
+# cimport the module form: `from cuda.bindings cimport cydriver` hides cydriver.pxd
+# from Cython's depfile (see BUILD-FACTS), and a changed pxd would rebuild nothing.
+cimport cuda.bindings.cydriver as cydriver
+
+cdef extern from "cuda_core_compat.h":
+    pass
+
+# Raise CUDAError for a failed CUresult; return 0 on success.
+cdef int HANDLE_RETURN(cydriver.CUresult result) except -1 nogil
+
+# Load and initialise the driver once; raise DriverNotFoundError without one.
+cdef int ensure_driver() except -1

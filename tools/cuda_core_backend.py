@@ -1,0 +1,221 @@
+"""The PEP 517 backend of cuda-core: a thin layer over mesonpy for builds against one CUDA major.
+
+What it adds to mesonpy, and why:
+
+* ``get_requires_for_build_*`` returns the exact build pins of requirements/build.txt
+  and a cuda-bindings pinned to the major and minor of the headers tools/cuda_probe.py
+  finds. With no usable headers at all it requires NVIDIA's header wheels as well
+  (requirements/cu13.txt, the embedded default), so ``pip install .`` works with no
+  toolkit on the machine.
+* Editable builds get the build directory ``build/<python tag>-cu<major>`` unless
+  ``-Cbuild-dir`` is given, so a cu12 and a cu13 venv of one Python never share one.
+* meson, ninja and cython are recorded by absolute path, taken from the environment
+  whose packages the build imports, so the rebuild on import works from a shell where
+  that venv is not activated.
+* The wheel's metadata requires the cuda-bindings major the wheel was built for, read
+  from the build info inside the wheel itself.
+* Editable wheels carry tools/editable_namespace.py, which lets cuda.core share the
+  ``cuda`` namespace with cuda-bindings (meson-python#775).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import os
+import shlex
+import shutil
+import zipfile
+from pathlib import Path
+from typing import Any, Iterator
+
+import mesonpy
+from mesonpy import build_sdist, get_requires_for_build_sdist  # noqa: F401  (re-exported hooks)
+
+import cuda_probe
+from wheel_files import rewrite_wheel
+
+TOOLS_DIR = Path(__file__).resolve().parent
+REPO_ROOT = TOOLS_DIR.parent
+REQUIREMENTS_DIR = REPO_ROOT / "requirements"
+DEFAULT_MAJOR = 13
+# Python module whose environment holds each tool, and the tool's script name.
+BUILD_TOOLS = {"MESON": ("mesonbuild", "meson"), "NINJA": ("ninja", "ninja"), "CYTHON": ("Cython", "cython")}
+NAMESPACE_MODULE = "_cuda_core_editable_namespace"
+
+ConfigSettings = dict[str, Any] | None
+
+
+def _log(message: str) -> None:
+    print(f"cuda-core backend: {message}", flush=True)
+
+
+def requirement_pins(name: str) -> list[str]:
+    """The requirement lines of requirements/<name>.txt, comments dropped."""
+    lines = (REQUIREMENTS_DIR / f"{name}.txt").read_text().splitlines()
+    return [line.split("#", 1)[0].strip() for line in lines if line.split("#", 1)[0].strip()]
+
+
+def _setup_args(config_settings: ConfigSettings) -> list[str]:
+    value = (config_settings or {}).get("setup-args", [])
+    items = [value] if isinstance(value, str) else list(value)
+    return [arg for item in items for arg in shlex.split(item)]
+
+
+def meson_option(config_settings: ConfigSettings, name: str, default: str) -> str:
+    """The value of ``-D<name>=...`` in ``-Csetup-args``, last one winning."""
+    value = default
+    args = _setup_args(config_settings)
+    for index, arg in enumerate(args):
+        if arg == "-D" and index + 1 < len(args):
+            arg = "-D" + args[index + 1]
+        if arg.startswith(f"-D{name}="):
+            value = arg.split("=", 1)[1]
+    return value
+
+
+def _probe_headers(config_settings: ConfigSettings) -> cuda_probe.Toolkit:
+    toolkit, _ = cuda_probe.probe(meson_option(config_settings, "cuda-path", ""),
+                                  meson_option(config_settings, "cuda-major", "auto"), headers_only=True)
+    return toolkit
+
+
+def cuda_requirements(config_settings: ConfigSettings) -> list[str]:
+    """cuda-bindings for the headers found, or the header wheels plus bindings when none are usable."""
+    explicit = meson_option(config_settings, "cuda-path", "") or os.environ.get("CUDA_PATH") \
+        or os.environ.get("CUDA_HOME")
+    try:
+        toolkit = _probe_headers(config_settings)
+    except cuda_probe.MissingHeaders as err:
+        if explicit:
+            raise SystemExit(f"cuda-core: {err}") from None
+        requested = meson_option(config_settings, "cuda-major", "auto")
+        major = int(requested) if requested != "auto" else (err.toolkit.major if err.toolkit else DEFAULT_MAJOR)
+        _log(f"{err}; building against NVIDIA's CUDA {major} header wheels (requirements/cu{major}.txt)")
+        return requirement_pins(f"cu{major}")
+    except cuda_probe.ProbeError as err:
+        raise SystemExit(f"cuda-core: {err}") from None
+    pin = cuda_probe.bindings_pin(toolkit.major, toolkit.minor)
+    _log(f"CUDA {toolkit.major}.{toolkit.minor} headers via {toolkit.found_via}: requiring {pin}")
+    return [pin]
+
+
+def get_requires_for_build_wheel(config_settings: ConfigSettings = None) -> list[str]:
+    return [*mesonpy.get_requires_for_build_wheel(config_settings), *requirement_pins("build"),
+            *cuda_requirements(config_settings)]
+
+
+def get_requires_for_build_editable(config_settings: ConfigSettings = None) -> list[str]:
+    return [*mesonpy.get_requires_for_build_editable(config_settings), *requirement_pins("build"),
+            *cuda_requirements(config_settings)]
+
+
+def tool_path(module: str, script: str) -> str | None:
+    """The ``script`` installed beside the Python package ``module`` (PREFIX/bin), else on PATH."""
+    with contextlib.suppress(ImportError, TypeError, IndexError):
+        package_file = __import__(module).__file__
+        scripts = Path(package_file).resolve().parents[4] / "bin" / script
+        if scripts.is_file() and os.access(scripts, os.X_OK):
+            return str(scripts)
+    return shutil.which(script)
+
+
+@contextlib.contextmanager
+def recorded_tools() -> Iterator[None]:
+    """Point MESON, NINJA and CYTHON at absolute paths for the build's duration."""
+    saved = {name: os.environ.get(name) for name in BUILD_TOOLS}
+    for name, (module, script) in BUILD_TOOLS.items():
+        path = saved[name] or tool_path(module, script)
+        if path:
+            os.environ[name] = path
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def python_tag() -> str:
+    """The interpreter tag of this Python, e.g. cp311."""
+    from packaging import tags
+    return f"{tags.interpreter_name()}{tags.interpreter_version()}"
+
+
+def built_major(wheel: Path) -> int:
+    """The CUDA major recorded in the wheel's cuda/core/_build_info.py (editable: in its build dir)."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        if "cuda/core/_build_info.py" in names:
+            source = archive.read("cuda/core/_build_info.py").decode()
+            return int(_assignments(source)["cuda_major"])
+    raise ValueError(f"{wheel.name} holds no cuda/core/_build_info.py")
+
+
+def _assignments(source: str) -> dict[str, Any]:
+    tree = ast.parse(source)
+    return {node.targets[0].id: ast.literal_eval(node.value) for node in tree.body
+            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)}
+
+
+def _metadata_with_bindings(metadata: str, major: int) -> str:
+    """Add ``Requires-Dist: cuda-bindings==<major>.*`` after the last Requires-Dist line."""
+    header, _, body = metadata.partition("\n\n")
+    lines = header.splitlines()
+    requirement = f"Requires-Dist: cuda-bindings=={major}.*"
+    last = max((i for i, line in enumerate(lines) if line.startswith("Requires-Dist:")), default=len(lines) - 1)
+    lines.insert(last + 1, requirement)
+    return "\n".join(lines) + ("\n\n" + body if body else "\n")
+
+
+def _metadata_change(wheel: Path, major: int) -> dict[str, bytes]:
+    with zipfile.ZipFile(wheel) as archive:
+        name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        metadata = archive.read(name).decode()
+    return {name: _metadata_with_bindings(metadata, major).encode()}
+
+
+def build_wheel(wheel_directory: str, config_settings: ConfigSettings = None,
+                metadata_directory: str | None = None) -> str:
+    with recorded_tools():
+        name = mesonpy.build_wheel(wheel_directory, config_settings, metadata_directory)
+    wheel = Path(wheel_directory) / name
+    rewrite_wheel(wheel, _metadata_change(wheel, built_major(wheel)))
+    return name
+
+
+def editable_build_dir(config_settings: ConfigSettings) -> tuple[dict[str, Any], int]:
+    """Settings with the per-major default build dir filled in, and the probed major."""
+    settings = dict(config_settings or {})
+    major = _probe_headers(settings).major
+    if "build-dir" not in settings and "builddir" not in settings:
+        settings["build-dir"] = str(REPO_ROOT / "build" / f"{python_tag()}-cu{major}")
+    return settings, major
+
+
+def _namespace_changes(wheel: Path) -> dict[str, bytes]:
+    """The editable wheel's .pth, extended to start the namespace merger, and the merger itself."""
+    with zipfile.ZipFile(wheel) as archive:
+        pth = next(n for n in archive.namelist() if n.endswith("-editable.pth"))
+        line = archive.read(pth).decode().strip()
+    return {
+        pth: f"{line}; import {NAMESPACE_MODULE}; {NAMESPACE_MODULE}.init()\n".encode(),
+        f"{NAMESPACE_MODULE}.py": (TOOLS_DIR / "editable_namespace.py").read_bytes(),
+    }
+
+
+def build_editable(wheel_directory: str, config_settings: ConfigSettings = None,
+                   metadata_directory: str | None = None) -> str:
+    try:
+        settings, major = editable_build_dir(config_settings)
+    except cuda_probe.ProbeError as err:
+        raise SystemExit(f"cuda-core: {err}") from None
+    _log(f"editable build for CUDA {major} in {settings.get('build-dir', settings.get('builddir'))}")
+    with recorded_tools():
+        name = mesonpy.build_editable(wheel_directory, settings, metadata_directory)
+    wheel = Path(wheel_directory) / name
+    rewrite_wheel(wheel, {**_metadata_change(wheel, major), **_namespace_changes(wheel)})
+    return name
+
