@@ -28,7 +28,7 @@ def devices() -> dict[str, object]:
     try:
         count = cuda.core.system.num_devices
     except cuda.core.DriverNotFoundError as err:
-        return {"driver": None, "error": "no CUDA driver found", "detail": str(err), "devices": []}
+        return {"driver": None, "error": str(err), "devices": []}
     listed = []
     for ordinal in range(count):
         device = cuda.core.Device(ordinal)
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
           f"(headers CUDA_VERSION {build['cuda_version']}), cuda-bindings {build['cuda_bindings_version']}, "
           f"Cython {build['cython_version']}, buildtype {build['buildtype']}, coverage {build['coverage']}")
     if info["driver"] is None:
-        print(f"no CUDA driver found ({info['detail']})")
+        print(info["error"])
         return 0
     print(f"CUDA driver {info['driver']}, {len(info['devices'])} device(s)")
     for device in info["devices"]:

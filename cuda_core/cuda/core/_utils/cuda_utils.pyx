@@ -72,7 +72,7 @@ cdef int ensure_driver() except -1:
         raise
     except Exception as err:
         # cuda-bindings loads libcuda on first use and raises when it cannot.
-        raise DriverNotFoundError(f"no CUDA driver found: {err}") from err
+        raise DriverNotFoundError(f"no CUDA driver found ({err})") from err
     HANDLE_RETURN(result)
     _driver_ready = True
     return 0
