@@ -357,7 +357,8 @@ def run(args: argparse.Namespace) -> dict[str, object]:
             toolkit, bindings, args.buildtype, args.coverage == "true", args.cython_version,
             args.package_version))
         if args.depfile:
-            inputs = [toolkit.cuda_h, bindings.version_file] + ([str(args.pin_file)] if args.pin_file else [])
+            # The pin needs no entry: it only changes with -Dcuda-path, which is on the command line.
+            inputs = [toolkit.cuda_h, bindings.version_file]
             write_atomically(args.depfile, depfile_text(str(args.build_info_out), inputs))
     return result
 
