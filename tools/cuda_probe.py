@@ -144,8 +144,38 @@ def _toolkit_from_roots(roots: list[Path], source: str) -> Toolkit:
     return Toolkit([str(d) for d in include_dirs], source, str(cuda_h), read_cuda_version(cuda_h))
 
 
+# Where NVIDIA's wheels put each header, relative to a sys.path entry: CUDA 13 wheels
+# share nvidia/cu13/include; CUDA 12 wheels have one directory per component.
+WHEEL_HEADER_DIRS = {
+    "cuda.h": ("nvidia/cu13/include", "nvidia/cuda_runtime/include"),
+    "nvrtc.h": ("nvidia/cu13/include", "nvidia/cuda_nvrtc/include"),
+    "cudaProfiler.h": ("nvidia/cu13/include", "nvidia/cuda_profiler_api/include"),
+}
+
+
 def _toolkit_from_wheels() -> Toolkit | None:
-    """NVIDIA's header wheels in this environment, as cuda.pathfinder finds them."""
+    """NVIDIA's header wheels in this environment: through cuda.pathfinder, else on sys.path."""
+    return _wheels_via_pathfinder() or _wheels_on_sys_path()
+
+
+def _wheels_on_sys_path() -> Toolkit | None:
+    """The header wheels on sys.path. cuda.pathfinder looks in site.getsitepackages() alone, so it
+    misses pip's isolated build environments and ``pip install --target`` directories."""
+    for entry in map(Path, filter(None, sys.path)):
+        cuda_dirs = [entry / sub for sub in WHEEL_HEADER_DIRS["cuda.h"] if (entry / sub / "cuda.h").is_file()]
+        if not cuda_dirs:
+            continue
+        include_dirs = [cuda_dirs[0]]
+        for header in REQUIRED_HEADERS[1:]:
+            include_dirs += [entry / sub for sub in WHEEL_HEADER_DIRS[header]
+                             if (entry / sub / header).is_file() and entry / sub not in include_dirs][:1]
+        cuda_h = cuda_dirs[0] / "cuda.h"
+        return Toolkit([str(d.absolute()) for d in include_dirs], "header wheels (sys.path)",
+                       str(cuda_h.absolute()), read_cuda_version(cuda_h))
+    return None
+
+
+def _wheels_via_pathfinder() -> Toolkit | None:
     try:
         from cuda.pathfinder import locate_nvidia_header_directory
     except ImportError:
