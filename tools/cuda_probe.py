@@ -35,6 +35,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 SUPPORTED_MAJORS = (12, 13)
 DEFAULT_TOOLKIT = Path("/usr/local/cuda")
@@ -110,10 +111,11 @@ def include_dirs_of_roots(roots: list[Path]) -> list[Path]:
     dirs: list[Path] = []
     for root in roots:
         root = root.expanduser().absolute()
-        for candidate in (root / "include", root):
-            if (candidate / "cuda.h").is_file() or (candidate.is_dir() and candidate.name == "include"):
-                dirs.append(candidate)
-                break
+        with_cuda_h = [d for d in (root / "include", root) if (d / "cuda.h").is_file()]
+        if with_cuda_h:
+            dirs.append(with_cuda_h[0])
+        elif (root / "include").is_dir():
+            dirs.append(root / "include")
     return dirs
 
 
@@ -182,7 +184,10 @@ def _wheels_via_pathfinder() -> Toolkit | None:
         return None
     include_dirs: list[str] = []
     for header in REQUIRED_HEADERS:
-        located = locate_nvidia_header_directory(PATHFINDER_NAMES[header])
+        try:
+            located = locate_nvidia_header_directory(PATHFINDER_NAMES[header])
+        except RuntimeError:  # a cuda.pathfinder too old to know this header's name
+            located = None
         # Only packaged headers count here; CUDA_PATH and system dirs have their own steps.
         if located is None or located.abs_path is None or located.found_via not in ("site-packages", "conda"):
             if header == "cuda.h":
@@ -197,7 +202,12 @@ def _wheels_via_pathfinder() -> Toolkit | None:
 def find_toolkit(cuda_path: str, environ: dict[str, str]) -> Toolkit:
     """Find the headers in the documented order."""
     if cuda_path.strip():
-        return _toolkit_from_roots(split_path_list(cuda_path), "-Dcuda-path")
+        roots = split_path_list(cuda_path)
+        relative = [str(root) for root in roots if not root.expanduser().is_absolute()]
+        if relative:
+            # Meson re-runs the probe from other directories; a relative root would move.
+            raise ProbeError(f"-Dcuda-path holds the relative path {relative[0]!r}: pass absolute paths")
+        return _toolkit_from_roots(roots, "-Dcuda-path")
     for variable in ("CUDA_PATH", "CUDA_HOME"):
         value = environ.get(variable, "")
         if value.strip():
@@ -276,15 +286,17 @@ def load_pinned(pin_file: Path, cuda_path: str) -> Toolkit | None:
     """The toolkit pinned in a build directory, if it was pinned under the same ``cuda-path``."""
     if not pin_file.is_file():
         return None
-    pinned = json.loads(pin_file.read_text())
-    if pinned.get("cuda_path_option") != cuda_path:
-        return None
-    cuda_h = Path(pinned["cuda_h"])
+    try:
+        pinned = json.loads(pin_file.read_text())
+        if pinned.get("cuda_path_option") != cuda_path:
+            return None
+        cuda_h, include_dirs, found_via = Path(pinned["cuda_h"]), list(pinned["include_dirs"]), pinned["found_via"]
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise ProbeError(f"the toolkit pin {pin_file} is damaged: re-probe with `meson setup --wipe BUILDDIR`") from None
     if not cuda_h.is_file():
         raise ProbeError(f"the CUDA headers pinned for this build directory are gone ({cuda_h}): "
                          "restore them, or re-probe with `meson setup --wipe BUILDDIR`")
-    return Toolkit(pinned["include_dirs"], pinned["found_via"], str(cuda_h), read_cuda_version(cuda_h),
-                   pinned=True)
+    return Toolkit(include_dirs, found_via, str(cuda_h), read_cuda_version(cuda_h), pinned=True)
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -352,8 +364,16 @@ def depfile_text(target: str, dependencies: list[str]) -> str:
     return f"{_depfile_escape(target)}: " + " ".join(_depfile_escape(d) for d in dependencies) + "\n"
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a bad argument gives the probe's one error line instead of usage text."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"cuda_probe: error: {message}: see python tools/cuda_probe.py --help", file=sys.stderr)
+        raise SystemExit(2)
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cuda-path", default="", help="os.pathsep list of toolkit roots; empty: probe")
     parser.add_argument("--cuda-major", default="auto", choices=("auto", *map(str, SUPPORTED_MAJORS)))
     parser.add_argument("--headers-only", action="store_true", help="skip the cuda-bindings checks")
@@ -370,6 +390,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def run(args: argparse.Namespace) -> dict[str, object]:
     """Probe (or reuse the pin), check, and write whatever outputs were asked for."""
+    if args.build_info_out and args.headers_only:
+        raise ProbeError("--build-info-out needs the cuda-bindings checks: drop --headers-only")
     toolkit = load_pinned(args.pin_file, args.cuda_path) if args.pin_file else None
     if toolkit is None:
         toolkit = find_toolkit(args.cuda_path, dict(os.environ))
@@ -380,9 +402,7 @@ def run(args: argparse.Namespace) -> dict[str, object]:
     result = report(toolkit, bindings)
     if args.meson_out:
         write_atomically(args.meson_out, meson_keyval(result))
-    if args.build_info_out:
-        if bindings is None:
-            raise ProbeError("--build-info-out needs the cuda-bindings checks: drop --headers-only")
+    if args.build_info_out and bindings is not None:
         write_atomically(args.build_info_out, build_info_source(
             toolkit, bindings, args.buildtype, args.coverage == "true", args.cython_version,
             args.package_version))
@@ -399,6 +419,10 @@ def main(argv: list[str] | None = None) -> int:
         result = run(args)
     except ProbeError as err:
         print(f"cuda_probe: error: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        print(f"cuda_probe: error: cannot write the probe's output ({err}): check the build directory",
+              file=sys.stderr)
         return 1
     if not (args.meson_out or args.build_info_out):
         print(json.dumps(result, indent=2))

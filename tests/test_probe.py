@@ -1,0 +1,450 @@
+"""tools/cuda_probe.py against fake toolkit trees and the real cu12/cu13 venvs.
+
+Every probe runs in a subprocess of a venv's interpreter, from an empty scratch
+directory (never the repo), with CUDA_PATH and CUDA_HOME taken out of the
+environment unless a test sets them: nothing here depends on /usr/local/cuda.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+PROBE = REPO_ROOT / "tools" / "cuda_probe.py"
+ERROR_PREFIX = "cuda_probe: error: "
+WHEELS = {
+    12: "nvidia-cuda-runtime-cu12 nvidia-cuda-nvrtc-cu12 nvidia-cuda-profiler-api-cu12",
+    13: "nvidia-cuda-runtime nvidia-cuda-nvrtc nvidia-cuda-profiler-api",
+}
+
+CUDA_H = """\
+/*
+ * Copyright 1993-2025 NVIDIA Corporation.  All rights reserved.
+ */
+#ifndef __cuda_cuda_h__
+#define __cuda_cuda_h__
+
+#include <stdlib.h>
+
+/**
+ * CUDA API version number
+ */
+{define}
+
+#ifdef __cplusplus
+extern "C" {{
+#endif
+
+typedef int CUdevice_v1;
+typedef CUdevice_v1 CUdevice;
+typedef struct CUctx_st *CUcontext;
+
+#ifdef __cplusplus
+}}
+#endif
+#endif /* __cuda_cuda_h__ */
+"""
+NVRTC_H = "#ifndef __NVRTC_H__\n#define __NVRTC_H__\ntypedef struct _nvrtcProgram *nvrtcProgram;\n#endif\n"
+PROFILER_H = "#ifndef __cudaProfiler_h__\n#define __cudaProfiler_h__\n#include \"cuda.h\"\n#endif\n"
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+def venv_python(major: int) -> Path:
+    """The interpreter of .venvs/cuNN; fail (never skip) if the test command did not create it."""
+    python = REPO_ROOT / ".venvs" / f"cu{major}" / "bin" / "python"
+    if not python.exists():
+        pytest.fail(f"{python} is missing: run `python tools/devenv.py cu{major}` (tools/run_tests.py does)")
+    return python
+
+
+def site_packages(major: int) -> Path:
+    """The site-packages of .venvs/cuNN, as its interpreter reports it."""
+    out = subprocess.run([venv_python(major), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                         capture_output=True, text=True, check=True).stdout
+    return Path(out.strip()).resolve()
+
+
+def run_probe(venv: int, *args: str | Path, env_updates: dict[str, str] | None = None,
+              drop: tuple[str, ...] = ("CUDA_PATH", "CUDA_HOME")) -> subprocess.CompletedProcess[str]:
+    """Run the probe with venv ``cu{venv}``'s python from an empty scratch dir.
+
+    The environment is os.environ minus ``drop`` plus ``env_updates``.
+    """
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env.update(env_updates or {})
+    with tempfile.TemporaryDirectory(prefix="probe-cwd-") as cwd:
+        return subprocess.run([str(venv_python(venv)), str(PROBE), *map(str, args)], cwd=cwd, env=env,
+                              capture_output=True, text=True, timeout=120)
+
+
+def ok(result: subprocess.CompletedProcess[str]) -> dict[str, object]:
+    """The JSON of a successful probe."""
+    assert result.returncode == 0, f"probe failed ({result.returncode}):\n{result.stderr}"
+    return json.loads(result.stdout)
+
+
+def error(result: subprocess.CompletedProcess[str]) -> str:
+    """The error message of a failed probe: exit 1, nothing on stdout, exactly one stderr line."""
+    assert result.returncode == 1, f"expected exit 1, got {result.returncode}:\n{result.stdout}\n{result.stderr}"
+    assert result.stdout == "", f"a failing probe printed on stdout:\n{result.stdout}"
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, f"expected one stderr line, got {len(lines)}:\n{result.stderr}"
+    assert lines[0].startswith(ERROR_PREFIX), lines[0]
+    return lines[0][len(ERROR_PREFIX):]
+
+
+def make_toolkit(root: Path, version: int | None, headers: tuple[str, ...] = ("cuda.h", "nvrtc.h", "cudaProfiler.h"),
+                 ) -> Path:
+    """A fake toolkit at ``root``: ROOT/include with the given headers; ``version=None`` omits CUDA_VERSION."""
+    include = root / "include"
+    include.mkdir(parents=True, exist_ok=True)
+    define = f"#define CUDA_VERSION {version}" if version is not None else "/* no version here */"
+    texts = {"cuda.h": CUDA_H.format(define=define), "nvrtc.h": NVRTC_H, "cudaProfiler.h": PROFILER_H}
+    for name in headers:
+        (include / name).write_text(texts[name])
+    return root
+
+
+def load_probe_module(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """tools/cuda_probe.py imported as a module (registered in sys.modules only for this test)."""
+    spec = importlib.util.spec_from_file_location("cuda_probe_under_test", PROBE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)
+    spec.loader.exec_module(module)
+    return module
+
+
+# --- successful probes ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("via", ["CUDA_PATH", "--cuda-path"])
+def test_fake_12_9_headers_only(tmp_path: Path, via: str) -> None:
+    """A 12.9 tree, found via CUDA_PATH or --cuda-path, without the bindings checks."""
+    root = make_toolkit(tmp_path / "cuda-12.9", 12090)
+    if via == "CUDA_PATH":
+        result = ok(run_probe(12, "--headers-only", env_updates={"CUDA_PATH": str(root)}))
+    else:
+        result = ok(run_probe(12, "--headers-only", "--cuda-path", root))
+    assert (result["major"], result["minor"], result["cuda_version"]) == (12, 9, 12090)
+    assert result["include_dirs"] == [str(root / "include")]
+    assert all(Path(d).is_absolute() for d in result["include_dirs"])
+    assert result["found_via"] == ("CUDA_PATH" if via == "CUDA_PATH" else "-Dcuda-path")
+    assert result["cuda_h"] == str(root / "include" / "cuda.h")
+    assert result["bindings_version"] is None and result["pxd_root"] is None
+    assert result["pinned"] is False
+    assert result["bindings_requirement"] == "cuda-bindings==12.9.*"
+
+
+@pytest.mark.parametrize("version, minor", [(13000, 0), (13050, 5)])
+def test_cu13_bindings_fit_13_x_headers(tmp_path: Path, version: int, minor: int) -> None:
+    """cuda-bindings 13.0.3 passes the full checks against 13.0 and newer 13.5 headers."""
+    root = make_toolkit(tmp_path / "cuda-13", version)
+    result = ok(run_probe(13, env_updates={"CUDA_PATH": str(root)}))
+    assert (result["major"], result["minor"], result["cuda_version"]) == (13, minor, version)
+    assert result["bindings_version"] == "13.0.3"
+    pxd_root = Path(str(result["pxd_root"]))
+    assert pxd_root.is_dir() and (pxd_root / "cuda" / "bindings" / "cydriver.pxd").is_file()
+    assert pxd_root.resolve() == site_packages(13)
+
+
+def test_cu12_bindings_fit_12_9_headers(tmp_path: Path) -> None:
+    """cuda-bindings 12.9.10 passes the full checks against 12.9 headers."""
+    root = make_toolkit(tmp_path / "cuda-12.9", 12090)
+    result = ok(run_probe(12, "--cuda-major", "12", env_updates={"CUDA_PATH": str(root)}))
+    assert result["major"] == 12 and result["bindings_version"] == "12.9.10"
+    assert (Path(str(result["pxd_root"])) / "cuda" / "bindings" / "cydriver.pxd").is_file()
+
+
+@pytest.mark.parametrize("major", [12, 13])
+def test_header_wheels_without_cuda_path(major: int) -> None:
+    """With CUDA_PATH and CUDA_HOME unset each venv's header wheels win (before /usr/local/cuda)."""
+    result = ok(run_probe(major))
+    assert result["major"] == major
+    assert "header wheels" in str(result["found_via"])
+    packages = site_packages(major)
+    for directory in result["include_dirs"]:
+        assert Path(directory).resolve().is_relative_to(packages), directory
+    assert Path(str(result["cuda_h"])).is_file()
+    assert result["bindings_version"] == {12: "12.9.10", 13: "13.0.3"}[major]
+
+
+# --- the search order and path lists -------------------------------------------------------------
+
+def test_cuda_path_list_skips_a_root_without_cuda_h(tmp_path: Path) -> None:
+    """CUDA_PATH="<empty dir>:<13.0 root>" finds cuda.h in the second root."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    root = make_toolkit(tmp_path / "cuda-13.0", 13000)
+    result = ok(run_probe(13, env_updates={"CUDA_PATH": os.pathsep.join([str(empty), str(root)])}))
+    assert result["major"] == 13
+    assert result["cuda_h"] == str(root / "include" / "cuda.h")
+    assert result["include_dirs"] == [str(root / "include")]
+
+
+def test_cuda_path_list_with_headers_split_across_roots(tmp_path: Path) -> None:
+    """cuda.h in one root, nvrtc.h and cudaProfiler.h in another: include_dirs holds both."""
+    main = make_toolkit(tmp_path / "runtime", 13000, headers=("cuda.h",))
+    extra = make_toolkit(tmp_path / "nvrtc", 13000, headers=("nvrtc.h", "cudaProfiler.h"))
+    result = ok(run_probe(13, env_updates={"CUDA_PATH": os.pathsep.join([str(main), str(extra)])}))
+    assert result["include_dirs"] == [str(main / "include"), str(extra / "include")]
+    assert result["cuda_h"] == str(main / "include" / "cuda.h")
+
+
+def test_root_that_is_the_include_dir(tmp_path: Path) -> None:
+    """A root that holds cuda.h directly is its own include dir."""
+    include = make_toolkit(tmp_path / "cuda", 13000) / "include"
+    result = ok(run_probe(13, "--headers-only", "--cuda-path", include))
+    assert result["include_dirs"] == [str(include)]
+
+
+def test_cuda_home_used_when_cuda_path_unset(tmp_path: Path) -> None:
+    root = make_toolkit(tmp_path / "home", 12090)
+    result = ok(run_probe(12, "--headers-only", env_updates={"CUDA_HOME": str(root)}))
+    assert result["found_via"] == "CUDA_HOME" and result["major"] == 12
+
+
+def test_cuda_path_wins_over_cuda_home(tmp_path: Path) -> None:
+    path_root = make_toolkit(tmp_path / "path", 13000)
+    home_root = make_toolkit(tmp_path / "home", 12090)
+    result = ok(run_probe(13, "--headers-only", env_updates={"CUDA_PATH": str(path_root),
+                                                             "CUDA_HOME": str(home_root)}))
+    assert result["found_via"] == "CUDA_PATH" and result["major"] == 13
+    assert result["include_dirs"] == [str(path_root / "include")]
+
+
+def test_cuda_path_option_wins_over_cuda_path(tmp_path: Path) -> None:
+    option_root = make_toolkit(tmp_path / "option", 12090)
+    env_root = make_toolkit(tmp_path / "env", 13000)
+    result = ok(run_probe(13, "--headers-only", "--cuda-path", option_root,
+                          env_updates={"CUDA_PATH": str(env_root), "CUDA_HOME": str(env_root)}))
+    assert result["found_via"] == "-Dcuda-path" and result["major"] == 12
+    assert result["include_dirs"] == [str(option_root / "include")]
+
+
+def test_paths_with_spaces(tmp_path: Path) -> None:
+    """A root under 'with space/cuda 13' is found and reported exactly."""
+    root = make_toolkit(tmp_path / "with space" / "cuda 13", 13000)
+    result = ok(run_probe(13, env_updates={"CUDA_PATH": str(root)}))
+    assert result["include_dirs"] == [str(root / "include")]
+    assert result["cuda_h"] == str(root / "include" / "cuda.h")
+    result = ok(run_probe(13, "--cuda-path", root))
+    assert result["include_dirs"] == [str(root / "include")]
+
+
+# --- failures ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("via", ["CUDA_PATH", "CUDA_HOME", "--cuda-path"])
+def test_missing_cuda_h(tmp_path: Path, via: str) -> None:
+    """An empty root fails naming the variable (or option) it came from."""
+    empty = tmp_path / "empty root"
+    empty.mkdir()
+    if via == "--cuda-path":
+        message = error(run_probe(13, "--headers-only", "--cuda-path", empty))
+        named = "-Dcuda-path"
+    else:
+        message = error(run_probe(13, "--headers-only", env_updates={via: str(empty)}))
+        named = via
+    assert "cuda.h" in message and named in message and str(empty) in message
+    others = {"CUDA_PATH", "CUDA_HOME", "-Dcuda-path"} - {named}
+    assert not any(f"{other}=" in message for other in others), message
+
+
+def test_no_headers_anywhere_names_every_way_to_fix_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """No CUDA_PATH/CUDA_HOME, no wheels, no default toolkit: MissingHeaders naming all the fixes."""
+    probe = load_probe_module(monkeypatch)
+    monkeypatch.setattr(probe, "DEFAULT_TOOLKIT", tmp_path / "no-usr-local-cuda")
+    monkeypatch.setattr(probe, "_toolkit_from_wheels", lambda: None)
+    with pytest.raises(probe.MissingHeaders) as raised:
+        probe.find_toolkit("", {})
+    message = str(raised.value)
+    assert "no CUDA headers found" in message
+    for name in ("CUDA_PATH", "CUDA_HOME", "-Dcuda-path", WHEELS[13]):
+        assert name in message, f"{name!r} not in {message!r}"
+    # The same branch through main(): exit 1 and one line on stderr.
+    monkeypatch.delenv("CUDA_PATH", raising=False)
+    monkeypatch.delenv("CUDA_HOME", raising=False)
+    assert probe.main(["--headers-only"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.strip().splitlines() == [f"{ERROR_PREFIX}{message}"]
+
+
+def test_malformed_cuda_h(tmp_path: Path) -> None:
+    root = make_toolkit(tmp_path / "cuda", None)
+    message = error(run_probe(13, "--headers-only", env_updates={"CUDA_PATH": str(root)}))
+    assert "cuda.h" in message and "CUDA_VERSION" in message
+
+
+@pytest.mark.parametrize("version, shown", [(11080, "11.8"), (14000, "14.0")])
+def test_unsupported_majors(tmp_path: Path, version: int, shown: str) -> None:
+    root = make_toolkit(tmp_path / "cuda", version)
+    message = error(run_probe(13, "--headers-only", env_updates={"CUDA_PATH": str(root)}))
+    assert "not supported" in message and f"CUDA {shown}" in message
+
+
+def test_requested_major_disagrees_with_headers(tmp_path: Path) -> None:
+    root = make_toolkit(tmp_path / "cuda-12.9", 12090)
+    message = error(run_probe(13, "--headers-only", "--cuda-major", "13", env_updates={"CUDA_PATH": str(root)}))
+    assert "-Dcuda-major" in message and "12" in message and "13" in message
+    assert "-Dcuda-major=13" in message and "CUDA 12.9" in message
+
+
+def test_bindings_of_the_wrong_major(tmp_path: Path) -> None:
+    """12.9 headers with cuda-bindings 13.0.3 fail with the pin that fits the headers."""
+    root = make_toolkit(tmp_path / "cuda-12.9", 12090)
+    message = error(run_probe(13, env_updates={"CUDA_PATH": str(root)}))
+    assert 'pip install "cuda-bindings==12.9.*"' in message
+    assert "13.0.3" in message
+
+
+def test_bindings_newer_than_the_headers(tmp_path: Path) -> None:
+    """12.8 headers with cuda-bindings 12.9.10 fail: its .pxd files name newer types."""
+    root = make_toolkit(tmp_path / "cuda-12.8", 12080)
+    message = error(run_probe(12, env_updates={"CUDA_PATH": str(root)}))
+    assert "cuda-bindings==12.8.*" in message and "12.9.10" in message
+
+
+@pytest.mark.parametrize("major, version", [(12, 12090), (13, 13000)])
+@pytest.mark.parametrize("missing", ["nvrtc.h", "cudaProfiler.h"])
+def test_missing_secondary_header(tmp_path: Path, major: int, version: int, missing: str) -> None:
+    """A tree without nvrtc.h or cudaProfiler.h fails naming the header and the wheels to install."""
+    headers = tuple(h for h in ("cuda.h", "nvrtc.h", "cudaProfiler.h") if h != missing)
+    root = make_toolkit(tmp_path / "cuda", version, headers=headers)
+    message = error(run_probe(major, "--headers-only", env_updates={"CUDA_PATH": str(root)}))
+    assert missing in message and "not found" in message
+    assert f"pip install {WHEELS[major]}" in message
+
+
+# --- pinning -------------------------------------------------------------------------------------
+
+def test_pin_survives_a_changed_cuda_path(tmp_path: Path) -> None:
+    """The first toolkit found is pinned; CUDA_PATH changes are ignored, --cuda-path re-probes."""
+    a = make_toolkit(tmp_path / "a", 13000)
+    b = make_toolkit(tmp_path / "b", 12090)
+    pin = tmp_path / "build" / "cuda-pin.json"
+    first = ok(run_probe(13, "--pin-file", pin, env_updates={"CUDA_PATH": str(a)}))
+    assert first["major"] == 13 and first["pinned"] is False
+    assert pin.is_file()
+    again = ok(run_probe(13, "--headers-only", "--pin-file", pin, env_updates={"CUDA_PATH": str(b)}))
+    assert again["pinned"] is True and again["major"] == 13
+    assert again["include_dirs"] == [str(a / "include")]
+    assert again["cuda_h"] == str(a / "include" / "cuda.h")
+    assert again["found_via"] == "CUDA_PATH"
+    reprobed = ok(run_probe(13, "--headers-only", "--pin-file", pin, "--cuda-path", b,
+                            env_updates={"CUDA_PATH": str(a)}))
+    assert reprobed["pinned"] is False and reprobed["major"] == 12
+    assert reprobed["include_dirs"] == [str(b / "include")]
+
+
+def test_failed_probe_writes_no_pin(tmp_path: Path) -> None:
+    """A failing first probe leaves no pin file, so the next one probes afresh."""
+    wrong = make_toolkit(tmp_path / "cuda-12.9", 12090)
+    right = make_toolkit(tmp_path / "cuda-13.0", 13000)
+    pin = tmp_path / "build" / "cuda-pin.json"
+    error(run_probe(13, "--pin-file", pin, env_updates={"CUDA_PATH": str(wrong)}))
+    assert not pin.exists()
+    error(run_probe(13, "--pin-file", pin, env_updates={"CUDA_PATH": str(tmp_path / "nowhere")}))
+    assert not pin.exists()
+    result = ok(run_probe(13, "--pin-file", pin, env_updates={"CUDA_PATH": str(right)}))
+    assert result["major"] == 13 and pin.is_file()
+
+
+# --- outputs for Meson and ninja -----------------------------------------------------------------
+
+def test_meson_out_keyval(tmp_path: Path) -> None:
+    """--meson-out writes KEY=VALUE lines (lists joined with os.pathsep) and prints nothing."""
+    main = make_toolkit(tmp_path / "runtime", 13000, headers=("cuda.h",))
+    extra = make_toolkit(tmp_path / "nvrtc", 13000, headers=("nvrtc.h", "cudaProfiler.h"))
+    out = tmp_path / "out" / "probe.txt"
+    result = run_probe(13, "--meson-out", out, env_updates={"CUDA_PATH": os.pathsep.join([str(main), str(extra)])})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    values = dict(line.split("=", 1) for line in out.read_text().splitlines())
+    assert values["major"] == "13" and values["cuda_version"] == "13000"
+    assert values["include_dirs"] == os.pathsep.join([str(main / "include"), str(extra / "include")])
+    assert values["bindings_version"] == "13.0.3"
+
+
+def test_build_info_and_depfile(tmp_path: Path) -> None:
+    """--build-info-out writes _build_info.py; --depfile names cuda.h with its spaces escaped."""
+    root = make_toolkit(tmp_path / "with space" / "cuda 13", 13000)
+    build_info = tmp_path / "build dir" / "_build_info.py"
+    depfile = tmp_path / "build dir" / "_build_info.py.d"
+    result = run_probe(13, "--build-info-out", build_info, "--depfile", depfile, "--buildtype", "release",
+                       "--cython-version", "3.1.2", "--package-version", "0.4.0",
+                       env_updates={"CUDA_PATH": str(root)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    namespace: dict[str, object] = {}
+    exec(build_info.read_text(), namespace)
+    assert namespace["cuda_major"] == 13
+    assert namespace["cuda_version"] == 13000
+    assert namespace["cuda_bindings_version"] == "13.0.3"
+    assert (namespace["buildtype"], namespace["cython_version"], namespace["version"]) == ("release", "3.1.2",
+                                                                                          "0.4.0")
+    assert namespace["coverage"] is False
+    text = depfile.read_text()
+    target, _, deps = text.partition(": ")
+    assert target == str(build_info).replace(" ", "\\ ")
+    listed = re.split(r"(?<!\\) ", deps.strip())
+    assert str(root / "include" / "cuda.h").replace(" ", "\\ ") in listed
+    assert any(dep.endswith("cuda/bindings/_version.py") for dep in listed), listed
+    assert text.endswith("\n") and text.count("\n") == 1
+
+
+# --- damaged or ambiguous inputs -----------------------------------------------------------------
+
+def test_damaged_pin_is_one_clear_error(tmp_path: Path) -> None:
+    pin = tmp_path / "cuda-pin.json"
+    pin.write_text('{"cuda_path_option": "", "include_dirs": [')
+    assert "--wipe" in error(run_probe(13, "--headers-only", "--pin-file", pin))
+    pin.write_text('{"cuda_path_option": ""}')
+    assert "damaged" in error(run_probe(13, "--headers-only", "--pin-file", pin))
+
+
+def test_relative_cuda_path_is_refused(tmp_path: Path) -> None:
+    """Meson re-runs the probe from other directories, so a relative root would move."""
+    assert "absolute" in error(run_probe(13, "--headers-only", "--cuda-path", "cuda"))
+
+
+def test_root_holding_cuda_h_beside_an_empty_include_dir(tmp_path: Path) -> None:
+    root = tmp_path / "flat"
+    make_toolkit(root, 13000)
+    for header in (root / "include").iterdir():
+        header.rename(root / header.name)
+    result = ok(run_probe(13, "--headers-only", "--cuda-path", root))
+    assert result["include_dirs"] == [str(root)]
+
+
+def test_contradictory_outputs_write_nothing(tmp_path: Path) -> None:
+    toolkit = make_toolkit(tmp_path / "cuda", 13000)
+    pin, keyval, info = tmp_path / "pin.json", tmp_path / "probe.txt", tmp_path / "_build_info.py"
+    error(run_probe(13, "--headers-only", "--cuda-path", toolkit, "--pin-file", pin, "--meson-out", keyval,
+                    "--build-info-out", info))
+    assert not pin.exists() and not keyval.exists() and not info.exists()
+
+
+def test_unwritable_output_is_one_clear_error(tmp_path: Path) -> None:
+    toolkit = make_toolkit(tmp_path / "cuda", 13000)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    assert "cannot write" in error(run_probe(13, "--headers-only", "--cuda-path", toolkit,
+                                             "--meson-out", blocker / "probe.txt"))
+
+
+def test_bad_argument_is_one_line(tmp_path: Path) -> None:
+    result = run_probe(13, "--cuda-major", "11")
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert result.stderr.startswith(ERROR_PREFIX)

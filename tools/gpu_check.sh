@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Build cuda.core for CUDA 13 and CUDA 12 on the GPU machine and run it on the real driver.
+#
+# The GPU machine has no network: the packages it lacks travel as wheels in WHEELS
+# (default .whl, laid out as README's developer section says): tools/ (meson-python,
+# pyproject-metadata), cu13/ and cu12/ (cuda-bindings, CUDA 12 header wheels), and
+# cu12-nvrtc/include/nvrtc.h (the CUDA 12 NVRTC wheel is too large to carry).
+# CUDA 13 builds against the machine's /usr/local/cuda.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+WHEELS=${1:-.whl}
+PY=${PYTHON:-python3}
+export PYTHONUNBUFFERED=1
+status=0
+pip_target() { local target=$1; shift; "$PY" -m pip install -q --no-index --no-deps --no-compile --target "$target" "$@"; }
+
+pip_target /tmp/gpu-tools "$WHEELS"/tools/*.whl || exit 1
+echo "== the version trap: machine's cuda-bindings $("$PY" -c 'import cuda.bindings; print(cuda.bindings.__version__)') with its /usr/local/cuda headers"
+PYTHONPATH=/tmp/gpu-tools CUDA_PATH=/usr/local/cuda "$PY" tools/cuda_probe.py && echo "(no trap here)"
+
+for major in 13 12; do
+  site=/tmp/gpu-site$major install=/tmp/gpu-install$major
+  rm -rf "$site" "$install"
+  pip_target "$site" "$WHEELS"/cu$major/*.whl || exit 1
+  if [ "$major" = 13 ]; then cuda_path=/usr/local/cuda
+  else cuda_path="$site/nvidia/cuda_runtime:$site/nvidia/cuda_profiler_api:$PWD/$WHEELS/cu12-nvrtc"; fi
+  echo "== CUDA $major: build and install (CUDA_PATH=$cuda_path)"
+  start=$(date +%s%N)
+  if ! PYTHONPATH="$site:/tmp/gpu-tools" CUDA_PATH="$cuda_path" "$PY" -m pip install -q --no-build-isolation \
+      --no-deps --target "$install" . ; then echo "BUILD FAILED for CUDA $major"; status=1; continue; fi
+  echo "built in $(( ($(date +%s%N) - start) / 1000000 )) ms"
+  export PYTHONPATH="$install:$site"
+  (cd /tmp && "$PY" -m cuda.core) || status=1
+  CUDA_CORE_GPU_TESTS=1 "$PY" -m pytest tests/gpu -q -rs -s -p no:cacheprovider || status=1
+  unset PYTHONPATH
+done
+exit $status
