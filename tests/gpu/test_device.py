@@ -63,7 +63,7 @@ def test_set_current_makes_the_primary_context_current(cuda_core) -> None:
     device.set_current()  # retained once, current again
     context = driver_value(driver.cuCtxGetCurrent)
     assert int(context) != 0
-    assert driver_value(driver.cuCtxGetDevice) == 0
+    assert int(driver_value(driver.cuCtxGetDevice)) == 0
 
 
 def test_invalid_device_id_is_a_clear_error(cuda_core) -> None:
