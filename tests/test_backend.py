@@ -1,0 +1,104 @@
+"""The in-tree PEP 517 backend: what it requires, where editables build, and a real isolated install."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO_ROOT, Venv, run
+
+sys.path.insert(0, str(REPO_ROOT / "tools"))
+import cuda_core_backend as backend  # noqa: E402
+import cuda_probe  # noqa: E402
+
+
+def fake_toolkit(root: Path, version: int, headers: tuple[str, ...] = ("cuda.h", "nvrtc.h", "cudaProfiler.h")) -> Path:
+    include = root / "include"
+    include.mkdir(parents=True)
+    for header in headers:
+        text = f"#define CUDA_VERSION {version}\n" if header == "cuda.h" else "/* header */\n"
+        (include / header).write_text(text)
+    return root
+
+
+@pytest.fixture
+def nothing_found(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No CUDA_PATH/CUDA_HOME, no header wheels, and /usr/local/cuda replaced by an empty dir."""
+    for variable in ("CUDA_PATH", "CUDA_HOME"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setattr(cuda_probe, "_toolkit_from_wheels", lambda: None)
+    monkeypatch.setattr(cuda_probe, "DEFAULT_TOOLKIT", tmp_path / "no-cuda")
+    return tmp_path / "no-cuda"
+
+
+def test_requires_bindings_pinned_to_the_headers_found(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CUDA_PATH", str(fake_toolkit(tmp_path / "cuda-12.9", 12090)))
+    requires = backend.get_requires_for_build_wheel({})
+    assert "cuda-bindings==12.9.*" in requires
+    assert set(backend.requirement_pins("build")) <= set(requires)
+    assert not any(r.startswith("nvidia-") for r in requires)
+
+
+def test_no_toolkit_at_all_requires_the_cuda13_header_wheels(nothing_found: Path) -> None:
+    requires = backend.get_requires_for_build_wheel({})
+    assert set(backend.requirement_pins("cu13")) <= set(requires)
+    assert any(r.startswith("nvidia-cuda-runtime==13") for r in requires)
+
+
+def test_incomplete_default_toolkit_falls_back_on_its_majors_wheels(nothing_found: Path) -> None:
+    fake_toolkit(nothing_found, 12090, headers=("cuda.h",))  # a toolkit without nvrtc.h
+    assert set(backend.requirement_pins("cu12")) <= set(backend.get_requires_for_build_editable({}))
+
+
+def test_requested_major_picks_the_fallback_wheels(nothing_found: Path) -> None:
+    requires = backend.get_requires_for_build_wheel({"setup-args": ["-Dcuda-major=12"]})
+    assert set(backend.requirement_pins("cu12")) <= set(requires)
+
+
+def test_an_explicit_incomplete_toolkit_is_an_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CUDA_PATH", str(fake_toolkit(tmp_path / "partial", 13000, headers=("cuda.h",))))
+    with pytest.raises(SystemExit, match="nvrtc.h not found"):
+        backend.get_requires_for_build_wheel({})
+
+
+def test_setup_args_options_are_read_like_meson_does() -> None:
+    settings = {"setup-args": ["-Dcuda-major=12", "-D", "cuda-path=/opt/cuda", "-Dcuda-major=13"]}
+    assert backend.meson_option(settings, "cuda-major", "auto") == "13"
+    assert backend.meson_option(settings, "cuda-path", "") == "/opt/cuda"
+    assert backend.meson_option({"setup-args": "-Dcuda-path=/x -Dcython-coverage=true"}, "cuda-path", "") == "/x"
+    assert backend.meson_option(None, "cuda-major", "auto") == "auto"
+
+
+def test_editable_build_dir_is_per_python_and_major(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CUDA_PATH", str(fake_toolkit(tmp_path / "cuda-12.9", 12090)))
+    settings, major = backend.editable_build_dir({})
+    tag = f"cp{sys.version_info.major}{sys.version_info.minor}"
+    assert major == 12 and settings["build-dir"] == str(REPO_ROOT / "build" / f"{tag}-cu12")
+    assert backend.editable_build_dir({"build-dir": "mine"})[0]["build-dir"] == "mine"
+
+
+def test_metadata_gains_the_bindings_requirement() -> None:
+    metadata = "Metadata-Version: 2.1\nName: cuda-core\nRequires-Dist: cuda-pathfinder>=1.1\n\nREADME text\n"
+    patched = backend._metadata_with_bindings(metadata, 12)
+    assert patched.splitlines()[:4] == ["Metadata-Version: 2.1", "Name: cuda-core",
+                                        "Requires-Dist: cuda-pathfinder>=1.1", "Requires-Dist: cuda-bindings==12.*"]
+    assert patched.endswith("\n\nREADME text\n")
+
+
+def test_isolated_pip_install_in_a_fresh_venv(make_checkout, tmp_path: Path, venvs: dict[int, Venv]) -> None:
+    """README's first command, for real: an isolated build (build deps and, where no complete
+    toolkit is found, NVIDIA's header wheels from PyPI), installed into a fresh venv."""
+    checkout = make_checkout("isolated")
+    fresh = tmp_path / "fresh"
+    run([sys.executable, "-m", "venv", fresh], venvs[13].env(activated=False), tmp_path)
+    env = venvs[13].env(activated=False)
+    run([fresh / "bin/python", "-m", "pip", "install", "-q", checkout], env, checkout)
+    report = json.loads(run([fresh / "bin/python", "-m", "cuda.core", "--json"], env, tmp_path).stdout)
+    major = report["build"]["cuda_major"]
+    assert major in (12, 13)
+    requires = run([fresh / "bin/python", "-c", "import importlib.metadata as m; print(m.requires('cuda-core'))"],
+                   env, tmp_path).stdout
+    assert f"cuda-bindings=={major}.*" in requires
