@@ -65,3 +65,17 @@ def test_editing_a_pyx_rebuilds_on_import_in_each_venv_unactivated(editable: Pat
     for major in venvs:
         module = sorted(editable.glob(f"build/{TAG}-cu{major}/**/_system.cpython-*.so"))[0]
         assert module.stat().st_mtime_ns > before[major], f"cu{major} did not rebuild its own module"
+
+
+def test_one_finder_and_reinstall_over_an_active_editable(editable: Path, venvs: dict[int, Venv],
+                                                          tmp_path: Path) -> None:
+    """The .pth may run twice at start-up; the loader must still be installed once. And a second
+    `pip install -e` must configure cleanly while the first editable's finder is active (the probe
+    must not import through it, which would rebuild the build dir being configured)."""
+    venv = venvs[13]
+    code = ("import sys, cuda.core; "
+            "print(sum(type(f).__name__ == 'MesonpyMetaFinder' for f in sys.meta_path))")
+    assert run([venv.python, "-c", code], venv.env(), tmp_path).stdout.strip() == "1"
+    run([venv.python, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-deps", "-e", editable],
+        venv.env(), editable)
+    assert imported_major(venv, tmp_path)[0] == 13

@@ -196,12 +196,12 @@ def editable_build_dir(config_settings: ConfigSettings) -> tuple[dict[str, Any],
 
 
 def _namespace_changes(wheel: Path) -> dict[str, bytes]:
-    """The editable wheel's .pth, extended to start the namespace merger, and the merger itself."""
+    """The editable wheel's .pth, now starting meson-python's loader through the namespace
+    merger (once per process), and the merger itself."""
     with zipfile.ZipFile(wheel) as archive:
         pth = next(n for n in archive.namelist() if n.endswith("-editable.pth"))
-        line = archive.read(pth).decode().strip()
     return {
-        pth: f"{line}; import {NAMESPACE_MODULE}; {NAMESPACE_MODULE}.init()\n".encode(),
+        pth: f"import {NAMESPACE_MODULE}; {NAMESPACE_MODULE}.install()\n".encode(),
         f"{NAMESPACE_MODULE}.py": (TOOLS_DIR / "editable_namespace.py").read_bytes(),
     }
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
-import importlib.util
 import json
 import os
 import re
@@ -241,15 +240,20 @@ def check_toolkit(toolkit: Toolkit, requested_major: str) -> None:
 
 
 def find_bindings() -> Bindings | None:
-    """The cuda-bindings installed for this Python, or None."""
+    """The cuda-bindings installed for this Python, or None.
+
+    Found through its distribution metadata, not an import: an import would run the
+    meta-path finder of an editable cuda.core, which rebuilds the very build directory
+    being configured.
+    """
     try:
-        version = importlib.metadata.version("cuda-bindings")
-        spec = importlib.util.find_spec("cuda.bindings")
-    except (importlib.metadata.PackageNotFoundError, ModuleNotFoundError):
+        distribution = importlib.metadata.distribution("cuda-bindings")
+    except importlib.metadata.PackageNotFoundError:
         return None
-    if spec is None or not spec.submodule_search_locations:
+    package_dir = Path(str(distribution.locate_file("cuda/bindings"))).absolute()
+    if not package_dir.is_dir():
         return None
-    package_dir = Path(next(iter(spec.submodule_search_locations)))
+    version = distribution.version
     major, minor = (int(part) for part in version.split(".")[:2])
     return Bindings(version, major, minor, str(package_dir.parent.parent), str(package_dir / "_version.py"))
 

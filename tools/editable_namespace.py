@@ -3,13 +3,14 @@
 meson-python's editable finder answers for the whole top-level name ``cuda`` with a
 namespace that holds only this project's files, so ``import cuda.bindings`` fails
 next to it (meson-python#775). The build backend ships this module in the editable
-wheel and starts it from the wheel's .pth file, right after meson-python's loader:
-it extends that namespace with the other ``cuda`` portions on sys.path, the PEP 420
+wheel, and the wheel's .pth file calls install(), which starts meson-python's loader
+and then this finder in front of it: it extends that namespace with the other ``cuda`` portions on sys.path, the PEP 420
 way, and leaves every other lookup to meson-python.
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.abc
 import importlib.machinery
 import sys
@@ -38,8 +39,16 @@ class SharedNamespaceFinder(importlib.abc.MetaPathFinder):
         return spec
 
 
-def init() -> None:
-    """Put the merging finder just before meson-python's editable finder of this project."""
+def install() -> None:
+    """Start meson-python's editable finder, then the merger in front of it: once per process.
+
+    The .pth file that calls this can run twice at start-up (seen with a pyenv Python,
+    whose site-packages site.py adds twice); two meson-python finders would then evict
+    each other's cached build check and run ninja on every import.
+    """
+    if any(isinstance(finder, SharedNamespaceFinder) for finder in sys.meta_path):
+        return
+    importlib.import_module(LOADER_MODULE).init()
     for index, finder in enumerate(sys.meta_path):
         if type(finder).__module__ == LOADER_MODULE:
             sys.meta_path.insert(index, SharedNamespaceFinder(finder))
