@@ -102,3 +102,32 @@ def test_isolated_pip_install_in_a_fresh_venv(make_checkout, tmp_path: Path, ven
     requires = run([fresh / "bin/python", "-c", "import importlib.metadata as m; print(m.requires('cuda-core'))"],
                    env, tmp_path).stdout
     assert f"cuda-bindings=={major}.*" in requires
+
+
+def test_python_m_build_makes_an_sdist_and_a_wheel_from_it(make_checkout, tmp_path: Path,
+                                                            venvs: dict[int, Venv]) -> None:
+    """`python -m build`: sdist (meson dist of the git tree), then an isolated wheel built from it."""
+    checkout = make_checkout("python-m-build")
+    env = venvs[13].env()
+    git = ["git", "-c", "user.name=test", "-c", "user.email=test@example.invalid"]
+    run([*git, "init", "-q"], env, checkout)
+    run([*git, "add", "-A"], env, checkout)
+    run([*git, "commit", "-q", "-m", "snapshot"], env, checkout)
+    run([venvs[13].python, "-m", "build", "--outdir", tmp_path / "dist", checkout], env, checkout)
+    sdist = next((tmp_path / "dist").glob("cuda_core-*.tar.gz"))
+    wheel = next((tmp_path / "dist").glob("cuda_core-*.whl"))
+    import tarfile
+    import zipfile
+    with tarfile.open(sdist) as archive:
+        names = archive.getnames()
+    assert any(n.endswith("/tools/cuda_core_backend.py") for n in names)
+    assert any(n.endswith("/cuda_core/cuda/core/meson.build") for n in names)
+    top_level = {n.split("/")[1] for n in names if n.count("/") >= 2}
+    assert not {d for d in top_level if d == "build" or d.startswith(("build-", ".venvs", ".mesonpy"))}, top_level
+    assert not any(n.endswith((".so", ".pyx.cpp", "_build_info.py")) for n in names)
+    with zipfile.ZipFile(wheel) as archive:
+        files = archive.namelist()
+        metadata = archive.read(next(n for n in files if n.endswith("METADATA"))).decode()
+    assert {f"cuda/core/{m}" for m in ("__init__.py", "_build_info.py")} <= set(files)
+    assert sum(n.endswith(".so") for n in files) == 3
+    assert "Requires-Dist: cuda-bindings==" in metadata

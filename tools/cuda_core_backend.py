@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import mesonpy
-from mesonpy import build_sdist, get_requires_for_build_sdist  # noqa: F401  (re-exported hooks)
 
 import cuda_probe
 from wheel_files import rewrite_wheel
@@ -98,6 +97,17 @@ def cuda_requirements(config_settings: ConfigSettings) -> list[str]:
     pin = cuda_probe.bindings_pin(toolkit.major, toolkit.minor)
     _log(f"CUDA {toolkit.major}.{toolkit.minor} headers via {toolkit.found_via}: requiring {pin}")
     return [pin]
+
+
+def get_requires_for_build_sdist(config_settings: ConfigSettings = None) -> list[str]:
+    # meson dist configures the project first, so the probe needs what a wheel build needs.
+    return [*mesonpy.get_requires_for_build_sdist(config_settings), *requirement_pins("build"),
+            *cuda_requirements(config_settings)]
+
+
+def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) -> str:
+    with recorded_tools():
+        return mesonpy.build_sdist(sdist_directory, config_settings)
 
 
 def get_requires_for_build_wheel(config_settings: ConfigSettings = None) -> list[str]:
