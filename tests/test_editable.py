@@ -79,3 +79,15 @@ def test_one_finder_and_reinstall_over_an_active_editable(editable: Path, venvs:
     run([venv.python, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-deps", "-e", editable],
         venv.env(), editable)
     assert imported_major(venv, tmp_path)[0] == 13
+
+
+def test_the_probe_never_starts_an_editable_rebuild(editable: Path, venvs: dict[int, Venv], tmp_path: Path) -> None:
+    """The build runs the probe in the venv that holds the editable install; its imports must not
+    go through the editable finder, which would start a second build of the same build dir."""
+    venv = venvs[13]
+    build_dir = editable / "build" / f"{TAG}-cu13"
+    source = editable / "cuda_core/cuda/core/_device.pyx"
+    source.write_text(source.read_text() + "\n")
+    run([venv.python, editable / "tools/cuda_probe.py"], venv.env(), tmp_path)
+    pending = run([venv.bin / "ninja", "-C", build_dir, "-n"], venv.env(), tmp_path).stdout
+    assert "Compiling Cython source" in pending, "the probe's imports rebuilt the editable install"

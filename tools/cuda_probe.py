@@ -417,7 +417,19 @@ def run(args: argparse.Namespace) -> dict[str, object]:
     return result
 
 
+# Import hooks of editable installs (meson-python's finder, and ours for the cuda
+# namespace) rebuild their project when anything under cuda.* is imported.
+EDITABLE_FINDERS = ("MesonpyMetaFinder", "SharedNamespaceFinder")
+
+
+def drop_editable_finders() -> None:
+    """Let the probe see the environment as installed: importing cuda.pathfinder through an
+    editable cuda.core's finder would start a second build in the build dir being built."""
+    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ not in EDITABLE_FINDERS]
+
+
 def main(argv: list[str] | None = None) -> int:
+    drop_editable_finders()
     args = parse_args(argv)
     try:
         result = run(args)
