@@ -74,6 +74,7 @@ def meson_option(config_settings: ConfigSettings, name: str, default: str) -> st
 
 
 def _probe_headers(config_settings: ConfigSettings) -> cuda_probe.Toolkit:
+    cuda_probe.drop_editable_finders()  # a reinstall must not rebuild the installed editable
     toolkit, _ = cuda_probe.probe(meson_option(config_settings, "cuda-path", ""),
                                   meson_option(config_settings, "cuda-major", "auto"), headers_only=True)
     return toolkit
