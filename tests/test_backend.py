@@ -80,11 +80,15 @@ def test_editable_build_dir_is_per_python_and_major(monkeypatch: pytest.MonkeyPa
     assert backend.editable_build_dir({"build-dir": "mine"})[0]["build-dir"] == "mine"
 
 
-def test_metadata_gains_the_bindings_requirement() -> None:
-    metadata = "Metadata-Version: 2.1\nName: cuda-core\nRequires-Dist: cuda-pathfinder>=1.1\n\nREADME text\n"
-    patched = backend._metadata_with_bindings(metadata, 12)
-    assert patched.splitlines()[:4] == ["Metadata-Version: 2.1", "Name: cuda-core",
-                                        "Requires-Dist: cuda-pathfinder>=1.1", "Requires-Dist: cuda-bindings==12.*"]
+def test_metadata_requires_its_major_and_offers_only_its_extra() -> None:
+    metadata = ("Metadata-Version: 2.1\nName: cuda-core\nRequires-Dist: cuda-pathfinder>=1.1\n"
+                'Provides-Extra: cu12\nRequires-Dist: cuda-bindings==12.*; extra == "cu12"\n'
+                'Provides-Extra: cu13\nRequires-Dist: cuda-bindings==13.*; extra == "cu13"\n\nREADME text\n')
+    patched = backend.metadata_for_major(metadata, 12)
+    assert patched.splitlines()[:6] == ["Metadata-Version: 2.1", "Name: cuda-core",
+                                        "Requires-Dist: cuda-pathfinder>=1.1", "Requires-Dist: cuda-bindings==12.*",
+                                        "Provides-Extra: cu12", 'Requires-Dist: cuda-bindings==12.*; extra == "cu12"']
+    assert "cu13" not in patched
     assert patched.endswith("\n\nREADME text\n")
 
 

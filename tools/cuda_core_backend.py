@@ -20,19 +20,17 @@ What it adds to mesonpy, and why:
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import os
 import shlex
 import shutil
-import zipfile
 from pathlib import Path
 from typing import Any, Iterator
 
 import mesonpy
 
 import cuda_probe
-from wheel_files import rewrite_wheel
+from wheel_files import Wheel, build_info_of, join_metadata, metadata_headers
 
 TOOLS_DIR = Path(__file__).resolve().parent
 REPO_ROOT = TOOLS_DIR.parent
@@ -155,45 +153,34 @@ def python_tag() -> str:
     return f"{tags.interpreter_name()}{tags.interpreter_version()}"
 
 
-def built_major(wheel: Path) -> int:
-    """The CUDA major recorded in the wheel's cuda/core/_build_info.py (editable: in its build dir)."""
-    with zipfile.ZipFile(wheel) as archive:
-        names = archive.namelist()
-        if "cuda/core/_build_info.py" in names:
-            source = archive.read("cuda/core/_build_info.py").decode()
-            return int(_assignments(source)["cuda_major"])
-    raise ValueError(f"{wheel.name} holds no cuda/core/_build_info.py")
-
-
-def _assignments(source: str) -> dict[str, Any]:
-    tree = ast.parse(source)
-    return {node.targets[0].id: ast.literal_eval(node.value) for node in tree.body
-            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)}
-
-
-def _metadata_with_bindings(metadata: str, major: int) -> str:
-    """Add ``Requires-Dist: cuda-bindings==<major>.*`` after the last Requires-Dist line."""
-    header, _, body = metadata.partition("\n\n")
-    lines = header.splitlines()
+def metadata_for_major(metadata: str, major: int) -> str:
+    """METADATA of a wheel built for one major: it requires cuda-bindings of that major (so the
+    plain install works), and offers that major's extra alone (the other could never import)."""
+    lines, body = metadata_headers(metadata)
+    others = [f"cu{m}" for m in cuda_probe.SUPPORTED_MAJORS if m != major]
+    kept = [line for line in lines
+            if not any(line == f"Provides-Extra: {o}" or line.endswith(f'extra == "{o}"') for o in others)]
     requirement = f"Requires-Dist: cuda-bindings=={major}.*"
-    last = max((i for i, line in enumerate(lines) if line.startswith("Requires-Dist:")), default=len(lines) - 1)
-    lines.insert(last + 1, requirement)
-    return "\n".join(lines) + ("\n\n" + body if body else "\n")
+    last = max((i for i, line in enumerate(kept) if line.startswith("Requires-Dist:") and ";" not in line),
+               default=len(kept) - 1)
+    kept.insert(last + 1, requirement)
+    return join_metadata(kept, body)
 
 
-def _metadata_change(wheel: Path, major: int) -> dict[str, bytes]:
-    with zipfile.ZipFile(wheel) as archive:
-        name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
-        metadata = archive.read(name).decode()
-    return {name: _metadata_with_bindings(metadata, major).encode()}
+def _metadata_change(wheel: Wheel, major: int) -> dict[str, bytes]:
+    name = wheel.dist_info("METADATA")
+    return {name: metadata_for_major(wheel.text(name), major).encode()}
 
 
 def build_wheel(wheel_directory: str, config_settings: ConfigSettings = None,
                 metadata_directory: str | None = None) -> str:
     with recorded_tools():
         name = mesonpy.build_wheel(wheel_directory, config_settings, metadata_directory)
-    wheel = Path(wheel_directory) / name
-    rewrite_wheel(wheel, _metadata_change(wheel, built_major(wheel)))
+    path = Path(wheel_directory) / name
+    wheel = Wheel.read(path)
+    for entry, data in _metadata_change(wheel, int(build_info_of(wheel)["cuda_major"])).items():
+        wheel.put(entry, data)
+    wheel.write(path)
     return name
 
 
@@ -206,11 +193,10 @@ def editable_build_dir(config_settings: ConfigSettings) -> tuple[dict[str, Any],
     return settings, major
 
 
-def _namespace_changes(wheel: Path) -> dict[str, bytes]:
+def _namespace_changes(wheel: Wheel) -> dict[str, bytes]:
     """The editable wheel's .pth, now starting meson-python's loader through the namespace
     merger (once per process), and the merger itself."""
-    with zipfile.ZipFile(wheel) as archive:
-        pth = next(n for n in archive.namelist() if n.endswith("-editable.pth"))
+    pth = next(n for n in wheel.contents if n.endswith("-editable.pth"))
     return {
         pth: f"import {NAMESPACE_MODULE}; {NAMESPACE_MODULE}.install()\n".encode(),
         f"{NAMESPACE_MODULE}.py": (TOOLS_DIR / "editable_namespace.py").read_bytes(),
@@ -226,7 +212,10 @@ def build_editable(wheel_directory: str, config_settings: ConfigSettings = None,
     _log(f"editable build for CUDA {major} in {settings.get('build-dir', settings.get('builddir'))}")
     with recorded_tools():
         name = mesonpy.build_editable(wheel_directory, settings, metadata_directory)
-    wheel = Path(wheel_directory) / name
-    rewrite_wheel(wheel, {**_metadata_change(wheel, major), **_namespace_changes(wheel)})
+    path = Path(wheel_directory) / name
+    wheel = Wheel.read(path)
+    for entry, data in {**_metadata_change(wheel, major), **_namespace_changes(wheel)}.items():
+        wheel.put(entry, data)
+    wheel.write(path)
     return name
 
