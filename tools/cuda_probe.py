@@ -27,6 +27,7 @@ Meson calls this script twice:
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.metadata
 import json
 import os
@@ -37,6 +38,9 @@ from pathlib import Path
 from typing import NoReturn
 
 SUPPORTED_MAJORS = (12, 13)
+# The package's sources, whose digest the build info records (tools/merge_wheels.py
+# merges only wheels built from the same sources).
+PACKAGE_SOURCES = Path(__file__).resolve().parent.parent / "cuda_core"
 DEFAULT_TOOLKIT = Path("/usr/local/cuda")
 # The header wheels that stand in for a toolkit, per major (pip names).
 HEADER_WHEELS = {
@@ -344,8 +348,21 @@ def meson_keyval(result: dict[str, object]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def package_source_files(root: Path = PACKAGE_SOURCES) -> list[Path]:
+    """Every source file of the package, in a stable order."""
+    return sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+
+def source_digest(files: list[Path], root: Path = PACKAGE_SOURCES) -> str:
+    """sha256 over the sources' relative paths and contents: the same on every machine."""
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def build_info_source(toolkit: Toolkit, bindings: Bindings, buildtype: str, coverage: bool,
-                      cython_version: str, package_version: str) -> str:
+                      cython_version: str, package_version: str, digest: str) -> str:
     """The text of cuda/core/_build_info.py: what this build was made for, and nothing machine-specific."""
     return (
         '"""What this build of cuda.core was built for. Written by tools/cuda_probe.py at build time."""\n\n'
@@ -356,6 +373,7 @@ def build_info_source(toolkit: Toolkit, bindings: Bindings, buildtype: str, cove
         f"cython_version = {cython_version!r}\n"
         f"buildtype = {buildtype!r}\n"
         f"coverage = {coverage!r}\n"
+        f"source_digest = {digest!r}  # sha256 of the cuda_core/ sources\n"
     )
 
 
@@ -407,12 +425,13 @@ def run(args: argparse.Namespace) -> dict[str, object]:
     if args.meson_out:
         write_atomically(args.meson_out, meson_keyval(result))
     if args.build_info_out and bindings is not None:
+        sources = package_source_files()
         write_atomically(args.build_info_out, build_info_source(
             toolkit, bindings, args.buildtype, args.coverage == "true", args.cython_version,
-            args.package_version))
+            args.package_version, source_digest(sources)))
         if args.depfile:
             # The pin needs no entry: it only changes with -Dcuda-path, which is on the command line.
-            inputs = [toolkit.cuda_h, bindings.version_file]
+            inputs = [toolkit.cuda_h, bindings.version_file, *map(str, sources)]
             write_atomically(args.depfile, depfile_text(str(args.build_info_out), inputs))
     return result
 
