@@ -165,3 +165,18 @@ def test_merge_refusals(artifacts: Artifacts, venvs: dict[int, Venv], tmp_path: 
     result = run([venvs[13].python, MERGE, *pair, "-o", tmp_path / "out"], venvs[13].env(), tmp_path, check=False)
     assert result.returncode == 1 and not (tmp_path / "out").exists()
     assert result.stderr.strip().splitlines() == [result.stderr.strip()] and expected in result.stderr
+
+
+def test_isolated_wheel_build_follows_the_headers_of_the_environment(make_checkout, venvs: dict[int, Venv],
+                                                                     tmp_path: Path) -> None:
+    """`python -m build --wheel`, isolated, with CUDA_PATH at CUDA 12 headers: the backend asks for
+    cuda-bindings 12.9 and the wheel is a CUDA 12 build."""
+    checkout = make_checkout("isolated-cu12")
+    nvidia = venvs[12].site_packages / "nvidia"
+    cuda_path = ":".join(str(nvidia / part) for part in ("cuda_runtime", "cuda_nvrtc", "cuda_profiler_api"))
+    out = tmp_path / "dist"
+    result = run([venvs[13].python, "-m", "build", "--wheel", "--outdir", out, checkout],
+                 venvs[13].env(CUDA_PATH=cuda_path), checkout)
+    assert "requiring cuda-bindings==12.9.*" in result.stdout + result.stderr
+    info = build_info_of(Wheel.read(next(out.glob("cuda_core-*.whl"))))
+    assert info["cuda_major"] == 12 and info["cuda_version"] == 12090
