@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Build cuda.core for CUDA 13 and CUDA 12 on the GPU machine and run it on the real driver.
+# Build cuda.core wheels for CUDA 13 and CUDA 12 on the GPU machine, run the GPU tests
+# on the real driver with each, then merge them into the dual wheel and run the tests
+# again with each major's cuda-bindings.
 #
 # The GPU machine has no network: the packages it lacks travel as wheels in WHEELS
 # (default .whl, laid out as README's developer section says): tools/ (meson-python,
@@ -13,25 +15,35 @@ PY=${PYTHON:-python3}
 export PYTHONUNBUFFERED=1
 status=0
 pip_target() { local target=$1; shift; "$PY" -m pip install -q --no-index --no-deps --no-compile --target "$target" "$@"; }
+gpu_tests() {  # PYTHONPATH entries...
+  (export PYTHONPATH=$(IFS=:; echo "$*"); cd /tmp && "$PY" -m cuda.core) || status=1
+  PYTHONPATH=$(IFS=:; echo "$*") CUDA_CORE_GPU_TESTS=1 "$PY" -m pytest tests/gpu -q -rs -s -p no:cacheprovider || status=1
+}
 
 pip_target /tmp/gpu-tools "$WHEELS"/tools/*.whl || exit 1
 echo "== the version trap: machine's cuda-bindings $("$PY" -c 'import cuda.bindings; print(cuda.bindings.__version__)') with its /usr/local/cuda headers"
 PYTHONPATH=/tmp/gpu-tools CUDA_PATH=/usr/local/cuda "$PY" tools/cuda_probe.py && echo "(no trap here)"
 
 for major in 13 12; do
-  site=/tmp/gpu-site$major install=/tmp/gpu-install$major
-  rm -rf "$site" "$install"
+  site=/tmp/gpu-site$major
+  rm -rf "$site" /tmp/gpu-install$major /tmp/gpu-wheels$major
   pip_target "$site" "$WHEELS"/cu$major/*.whl || exit 1
   if [ "$major" = 13 ]; then cuda_path=/usr/local/cuda
   else cuda_path="$site/nvidia/cuda_runtime:$site/nvidia/cuda_profiler_api:$PWD/$WHEELS/cu12-nvrtc"; fi
-  echo "== CUDA $major: build and install (CUDA_PATH=$cuda_path)"
+  echo "== CUDA $major: build the wheel (CUDA_PATH=$cuda_path)"
   start=$(date +%s%N)
-  if ! PYTHONPATH="$site:/tmp/gpu-tools" CUDA_PATH="$cuda_path" "$PY" -m pip install -q --no-build-isolation \
-      --no-deps --target "$install" . ; then echo "BUILD FAILED for CUDA $major"; status=1; continue; fi
-  echo "built in $(( ($(date +%s%N) - start) / 1000000 )) ms"
-  export PYTHONPATH="$install:$site"
-  (cd /tmp && "$PY" -m cuda.core) || status=1
-  CUDA_CORE_GPU_TESTS=1 "$PY" -m pytest tests/gpu -q -rs -s -p no:cacheprovider || status=1
-  unset PYTHONPATH
+  if ! PYTHONPATH="$site:/tmp/gpu-tools" CUDA_PATH="$cuda_path" "$PY" -m pip wheel -q --no-build-isolation \
+      --no-deps --no-index -w /tmp/gpu-wheels$major . ; then echo "BUILD FAILED for CUDA $major"; status=1; continue; fi
+  echo "built in $(( ($(date +%s%N) - start) / 1000000 )) ms: $(ls /tmp/gpu-wheels$major)"
+  pip_target /tmp/gpu-install$major /tmp/gpu-wheels$major/*.whl || status=1
+  gpu_tests /tmp/gpu-install$major "$site"
+done
+
+echo "== dual wheel"
+"$PY" tools/merge_wheels.py /tmp/gpu-wheels12/*.whl /tmp/gpu-wheels13/*.whl -o /tmp/gpu-dual-wheel || exit 1
+rm -rf /tmp/gpu-dual && pip_target /tmp/gpu-dual /tmp/gpu-dual-wheel/*.whl || exit 1
+for major in 13 12; do
+  echo "== dual wheel with cuda-bindings $major"
+  gpu_tests /tmp/gpu-dual /tmp/gpu-site$major
 done
 exit $status
