@@ -25,7 +25,7 @@ import os
 import shlex
 import shutil
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import mesonpy
 
@@ -98,25 +98,26 @@ def cuda_requirements(config_settings: ConfigSettings) -> list[str]:
     return [pin]
 
 
+def _requires(mesonpy_hook: Callable[[ConfigSettings], list[str]], config_settings: ConfigSettings) -> list[str]:
+    return [*mesonpy_hook(config_settings), *requirement_pins("build"), *cuda_requirements(config_settings)]
+
+
 def get_requires_for_build_sdist(config_settings: ConfigSettings = None) -> list[str]:
     # meson dist configures the project first, so the probe needs what a wheel build needs.
-    return [*mesonpy.get_requires_for_build_sdist(config_settings), *requirement_pins("build"),
-            *cuda_requirements(config_settings)]
+    return _requires(mesonpy.get_requires_for_build_sdist, config_settings)
+
+
+def get_requires_for_build_wheel(config_settings: ConfigSettings = None) -> list[str]:
+    return _requires(mesonpy.get_requires_for_build_wheel, config_settings)
+
+
+def get_requires_for_build_editable(config_settings: ConfigSettings = None) -> list[str]:
+    return _requires(mesonpy.get_requires_for_build_editable, config_settings)
 
 
 def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) -> str:
     with recorded_tools():
         return mesonpy.build_sdist(sdist_directory, config_settings)
-
-
-def get_requires_for_build_wheel(config_settings: ConfigSettings = None) -> list[str]:
-    return [*mesonpy.get_requires_for_build_wheel(config_settings), *requirement_pins("build"),
-            *cuda_requirements(config_settings)]
-
-
-def get_requires_for_build_editable(config_settings: ConfigSettings = None) -> list[str]:
-    return [*mesonpy.get_requires_for_build_editable(config_settings), *requirement_pins("build"),
-            *cuda_requirements(config_settings)]
 
 
 def tool_path(module: str, script: str) -> str | None:
@@ -167,6 +168,14 @@ def metadata_for_major(metadata: str, major: int) -> str:
     return join_metadata(kept, body)
 
 
+def _patch(path: Path, changes: Callable[[Wheel], dict[str, bytes]]) -> None:
+    """Rewrite the wheel at ``path`` with the files that ``changes`` derives from it."""
+    wheel = Wheel.read(path)
+    for name, data in changes(wheel).items():
+        wheel.put(name, data)
+    wheel.write(path)
+
+
 def _metadata_change(wheel: Wheel, major: int) -> dict[str, bytes]:
     name = wheel.dist_info("METADATA")
     return {name: metadata_for_major(wheel.text(name), major).encode()}
@@ -176,11 +185,7 @@ def build_wheel(wheel_directory: str, config_settings: ConfigSettings = None,
                 metadata_directory: str | None = None) -> str:
     with recorded_tools():
         name = mesonpy.build_wheel(wheel_directory, config_settings, metadata_directory)
-    path = Path(wheel_directory) / name
-    wheel = Wheel.read(path)
-    for entry, data in _metadata_change(wheel, int(build_info_of(wheel)["cuda_major"])).items():
-        wheel.put(entry, data)
-    wheel.write(path)
+    _patch(Path(wheel_directory) / name, lambda wheel: _metadata_change(wheel, int(build_info_of(wheel)["cuda_major"])))
     return name
 
 
@@ -212,10 +217,6 @@ def build_editable(wheel_directory: str, config_settings: ConfigSettings = None,
     _log(f"editable build for CUDA {major} in {settings.get('build-dir', settings.get('builddir'))}")
     with recorded_tools():
         name = mesonpy.build_editable(wheel_directory, settings, metadata_directory)
-    path = Path(wheel_directory) / name
-    wheel = Wheel.read(path)
-    for entry, data in {**_metadata_change(wheel, major), **_namespace_changes(wheel)}.items():
-        wheel.put(entry, data)
-    wheel.write(path)
+    _patch(Path(wheel_directory) / name, lambda wheel: {**_metadata_change(wheel, major), **_namespace_changes(wheel)})
     return name
 

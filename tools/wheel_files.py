@@ -65,14 +65,6 @@ def _record_line(name: str, data: bytes) -> str:
     return f"{name},sha256={digest},{len(data)}"
 
 
-def rewrite_wheel(path: Path, changes: dict[str, bytes]) -> None:
-    """Replace or add the files in ``changes`` (archive name -> content), in place."""
-    wheel = Wheel.read(path)
-    for name, data in changes.items():
-        wheel.put(name, data)
-    wheel.write(path)
-
-
 def assignments(source: str) -> dict[str, Any]:
     """The literal ``NAME = value`` assignments of a Python source, such as _build_info.py."""
     tree = ast.parse(source)
