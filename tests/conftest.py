@@ -19,7 +19,7 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MAJORS = (12, 13)
-EXTENSIONS = ("cuda_utils", "_system", "_device")
+EXTENSIONS = ("cuda_utils", "_system", "_device", "_event", "_stream")
 
 
 @dataclass(frozen=True)

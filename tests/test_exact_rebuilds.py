@@ -89,9 +89,14 @@ def test_touching_a_pxd_rebuilds_exactly_its_cimporters(tree, venvs: dict[int, V
     checkout, build_dir, _ = tree
     with touched(checkout / "cuda_core/cuda/core/_utils/cuda_utils.pxd"):
         plan = dry_run(venvs[13], build_dir)
-    # cuda_utils.pyx owns the pxd; _system and _device cimport it.
-    assert cython_steps(plan) == {"cuda_utils", "_system", "_device"}
+    # cuda_utils.pyx owns the pxd; every other module cimports it.
+    assert cython_steps(plan) == set(EXTENSIONS)
     assert "_cpp_uuid_format.cpp.o" not in compile_steps(plan)
+    with touched(checkout / "cuda_core/cuda/core/_event.pxd"):
+        plan = dry_run(venvs[13], build_dir)
+    # _event.pyx implements it, _stream cimports it: those two and nothing else.
+    assert cython_steps(plan) == {"_event", "_stream"}
+    assert compile_steps(plan) == {"_event.pyx.cpp.o", "_stream.pyx.cpp.o"}
     assert_up_to_date(venvs[13], build_dir)
 
 
@@ -99,7 +104,7 @@ def test_touching_the_compat_pxi_rebuilds_only_its_includer(tree, venvs: dict[in
     checkout, build_dir, _ = tree
     with touched(checkout / "cuda_core/cuda/core/_compat/cu13/driver_compat.pxi"):
         plan = dry_run(venvs[13], build_dir)
-    assert cython_steps(plan) == {"_device"}
+    assert cython_steps(plan) == {"_device", "_event"}
     with touched(checkout / "cuda_core/cuda/core/_compat/cu12/driver_compat.pxi"):
         plan = dry_run(venvs[13], build_dir)
     # Not compiled for 13; only the build info's source digest looks at it.

@@ -46,7 +46,8 @@ def test_public_names_and_compiled_major(installed: dict[int, Path], venvs: dict
     code = ("import cuda.core as c, cuda.core._utils.cuda_utils as u; "
             "print(sorted(c.__all__), u.BUILD_MAJOR, c.Device.__module__)")
     out = run_in(venvs[major], installed[major], "-c", code).stdout
-    assert "'CUDAError', 'ComputeCapability', 'Device', 'DriverNotFoundError', 'System', 'system'" in out
+    assert ("'CUDAError', 'ComputeCapability', 'Device', 'DriverNotFoundError', 'Event', 'EventOptions', "
+            "'Stream', 'StreamOptions', 'System', 'system'") in out
     assert f"] {major} cuda.core._device" in out
 
 
@@ -84,3 +85,17 @@ def test_gpu_suite_skips_cleanly_without_a_driver(installed: dict[int, Path], ve
                  venvs[major].env(PYTHONPATH=str(installed[major]), CUDA_CORE_GPU_TESTS="1"), installed[major])
     assert "skipped" in result.stdout and "no CUDA driver found" in result.stdout, result.stdout
     assert "failed" not in result.stdout and "error" not in result.stdout.lower()
+
+
+@pytest.mark.parametrize("major", [12, 13])
+def test_streams_and_events_are_made_by_their_factories(installed: dict[int, Path], venvs: dict[int, Venv],
+                                                        major: int) -> None:
+    code = ("import cuda.core as c\n"
+            "for cls in (c.Stream, c.Event):\n"
+            "    try:\n        cls()\n    except RuntimeError as e:\n        print(e)\n"
+            "print(c.StreamOptions(), c.EventOptions())\n")
+    out = run_in(venvs[major], installed[major], "-c", code).stdout.splitlines()
+    assert out == ["Stream objects are made by Device.create_stream()",
+                   "Event objects are made by Stream.record() or Device.create_event()",
+                   "StreamOptions(nonblocking=True, priority=None) EventOptions(enable_timing=False, "
+                   "busy_waited_sync=False)"]

@@ -112,5 +112,39 @@ class Device:
             HANDLE_RETURN(cydriver.cuCtxSetCurrent(context))
         self._primary_context = <size_t>context
 
+    def _require_current(self) -> None:
+        cdef cydriver.CUcontext context = NULL
+        cdef cydriver.CUdevice device = -1
+        with nogil:
+            HANDLE_RETURN(cydriver.cuCtxGetCurrent(&context))
+            if context != NULL:
+                HANDLE_RETURN(cydriver.cuCtxGetDevice(&device))
+        if device != self._device_id:
+            raise RuntimeError(f"device {self._device_id} is not current on this thread: call "
+                               f"Device({self._device_id}).set_current() first")
+
+    def create_stream(self, obj=None, options=None):
+        """A new Stream (made with StreamOptions ``options``), or one over a foreign
+        ``obj`` that has ``__cuda_stream__``."""
+        from cuda.core._stream import as_stream, new_stream
+        self._require_current()
+        if obj is not None:
+            if options is not None:
+                raise ValueError("options cannot be given with a foreign stream object")
+            return as_stream(obj, self._device_id)
+        return new_stream(self._device_id, options)
+
+    def create_event(self, options=None):
+        """A new Event (made with EventOptions ``options``) on this device."""
+        from cuda.core._event import _create_event
+        self._require_current()
+        return _create_event(options, self._device_id)
+
+    def sync(self) -> None:
+        """Wait until all work on this device's current context has completed."""
+        self._require_current()
+        with nogil:
+            HANDLE_RETURN(cydriver.cuCtxSynchronize())
+
     def __repr__(self) -> str:
         return f"<Device {self._device_id} ({self.name})>"
