@@ -37,6 +37,8 @@ MODULES = {
     "cuda.core._utils.cuda_utils": ["_utils/cuda_utils.pyx"],
     "cuda.core._system": ["_system.pyx"],
     "cuda.core._device": ["_device.pyx", "_cpp/uuid_format.cpp"],
+    "cuda.core._event": ["_event.pyx"],
+    "cuda.core._stream": ["_stream.pyx"],
 }
 
 
