@@ -4,7 +4,7 @@ import threading
 from collections import namedtuple
 
 cimport cuda.bindings.cydriver as cydriver
-from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, ensure_driver
+from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device, ensure_driver
 
 # compat_device_get_uuid: cuDeviceGetUuid on 13, cuDeviceGetUuid_v2 on 12.
 include "driver_compat.pxi"
@@ -32,16 +32,6 @@ cdef int _device_count() except -1:
     return count
 
 
-cdef int _current_device_or_zero() except -1:
-    cdef cydriver.CUcontext context = NULL
-    cdef cydriver.CUdevice device = 0
-    with nogil:
-        HANDLE_RETURN(cydriver.cuCtxGetCurrent(&context))
-        if context != NULL:
-            HANDLE_RETURN(cydriver.cuCtxGetDevice(&device))
-    return device
-
-
 class Device:
     """A CUDA device. ``Device()`` is the current context's device, or device 0."""
 
@@ -50,7 +40,7 @@ class Device:
     def __new__(cls, device_id: int | None = None) -> "Device":
         ensure_driver()
         if device_id is None:
-            device_id = _current_device_or_zero()
+            device_id = max(current_device(), 0)
         count = _device_count()
         if not isinstance(device_id, int) or not 0 <= device_id < count:
             raise ValueError(f"device_id must be an int in [0, {count}), got {device_id!r}")
@@ -113,13 +103,7 @@ class Device:
         self._primary_context = <size_t>context
 
     def _require_current(self) -> None:
-        cdef cydriver.CUcontext context = NULL
-        cdef cydriver.CUdevice device = -1
-        with nogil:
-            HANDLE_RETURN(cydriver.cuCtxGetCurrent(&context))
-            if context != NULL:
-                HANDLE_RETURN(cydriver.cuCtxGetDevice(&device))
-        if device != self._device_id:
+        if current_device() != self._device_id:
             raise RuntimeError(f"device {self._device_id} is not current on this thread: call "
                                f"Device({self._device_id}).set_current() first")
 

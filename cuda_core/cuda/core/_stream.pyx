@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 cimport cuda.bindings.cydriver as cydriver
 from cuda.core._event cimport Event, new_event
-from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
+from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device
 
 
 @dataclass
@@ -155,16 +155,6 @@ def as_stream(obj, int device_id=-1) -> Stream:
     stream._handle = <cydriver.CUstream><size_t>info[1]
     stream._owned = False
     stream._foreign = obj
-    stream._device_id = device_id if device_id >= 0 else _current_device()
+    stream._device_id = device_id if device_id >= 0 else current_device()
     return stream
 
-
-cdef int _current_device() except -2:
-    """The current context's device, or -1 with no current context."""
-    cdef cydriver.CUcontext context = NULL
-    cdef cydriver.CUdevice device = -1
-    with nogil:
-        HANDLE_RETURN(cydriver.cuCtxGetCurrent(&context))
-        if context != NULL:
-            HANDLE_RETURN(cydriver.cuCtxGetDevice(&device))
-    return device

@@ -11,3 +11,6 @@ cdef int HANDLE_RETURN(cydriver.CUresult result) except -1 nogil
 
 # Load and initialise the driver once; raise DriverNotFoundError without one.
 cdef int ensure_driver() except -1
+
+# The device of this thread's current context, or -1 when no context is current.
+cdef int current_device() except -2

@@ -81,3 +81,13 @@ cdef int ensure_driver() except -1:
 def init_driver() -> None:
     """Load and initialise the CUDA driver, once per process."""
     ensure_driver()
+
+
+cdef int current_device() except -2:
+    cdef cydriver.CUcontext context = NULL
+    cdef cydriver.CUdevice device = -1
+    with nogil:
+        HANDLE_RETURN(cydriver.cuCtxGetCurrent(&context))
+        if context != NULL:
+            HANDLE_RETURN(cydriver.cuCtxGetDevice(&device))
+    return device
