@@ -19,7 +19,7 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MAJORS = (12, 13)
-EXTENSIONS = ("cuda_utils", "_system", "_device", "_event", "_stream")
+EXTENSIONS = ("cuda_utils", "_system", "_device", "_event", "_stream", "_memory", "_module", "_program", "_launch")
 
 
 @dataclass(frozen=True)
@@ -151,6 +151,8 @@ def compile_steps(output: str) -> set[str]:
     return steps
 
 
-# tests/gpu needs an importable cuda.core and a driver: tools/run_tests.py runs it
-# through test_package.py (expecting a clean skip), the GPU machine runs it directly.
-collect_ignore = [] if os.environ.get("CUDA_CORE_GPU_TESTS") == "1" else ["gpu"]
+# tests/gpu and tests/api need an importable cuda.core: test_package.py runs them
+# against a real install of each major (tests/gpu expecting a clean skip without a
+# driver); the GPU machine runs them directly.
+collect_ignore = [name for name, flag in (("gpu", "CUDA_CORE_GPU_TESTS"), ("api", "CUDA_CORE_API_TESTS"))
+                  if os.environ.get(flag) != "1"]

@@ -99,3 +99,13 @@ def test_streams_and_events_are_made_by_their_factories(installed: dict[int, Pat
                    "Event objects are made by Stream.record() or Device.create_event()",
                    "StreamOptions(nonblocking=True, priority=None) EventOptions(enable_timing=False, "
                    "busy_waited_sync=False)"]
+
+
+@pytest.mark.parametrize("major", [12, 13])
+def test_api_suite_passes(installed: dict[int, Path], venvs: dict[int, Venv], major: int) -> None:
+    """tests/api (validation, packing, NVRTC, no-driver errors) against this major's install."""
+    result = run([venvs[major].python, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", REPO_ROOT / "tests/api"],
+                 venvs[major].env(PYTHONPATH=str(installed[major]), CUDA_CORE_API_TESTS="1"), installed[major],
+                 check=False)
+    summary = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
+    assert result.returncode == 0 and " passed" in summary, result.stdout[-6000:] + result.stderr[-2000:]

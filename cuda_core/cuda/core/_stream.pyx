@@ -19,12 +19,6 @@ class StreamOptions:
 cdef class Stream:
     """A CUDA stream. Get one from ``Device.create_stream()``."""
 
-    cdef cydriver.CUstream _handle
-    cdef bint _owned
-    cdef bint _closed
-    cdef int _device_id
-    cdef object _foreign  # keeps a wrapped foreign stream's owner alive
-
     def __init__(self, *args, **kwargs):
         raise RuntimeError("Stream objects are made by Device.create_stream()")
 
@@ -141,8 +135,10 @@ def new_stream(int device_id, options=None) -> Stream:
     return stream
 
 
-def as_stream(obj, int device_id=-1) -> Stream:
+cpdef Stream as_stream(object obj, int device_id=-1):
     """``obj`` itself if it is a Stream, else a non-owning Stream over its ``__cuda_stream__``."""
+    if type(obj) is Stream:
+        return <Stream>obj
     if isinstance(obj, Stream):
         return obj
     protocol = getattr(obj, "__cuda_stream__", None)

@@ -1,0 +1,1 @@
+"""cuda.core launch: LaunchConfig, launch() and the packing of kernel arguments (placeholder)."""

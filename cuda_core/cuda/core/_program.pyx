@@ -1,0 +1,1 @@
+"""cuda.core Program and ProgramOptions over NVRTC (placeholder, being written)."""
