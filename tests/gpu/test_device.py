@@ -69,3 +69,74 @@ def test_set_current_makes_the_primary_context_current(cuda_core) -> None:
 def test_invalid_device_id_is_a_clear_error(cuda_core) -> None:
     with pytest.raises(ValueError, match="device_id must be an int"):
         cuda_core.Device(cuda_core.system.num_devices)
+
+
+ATTRIBUTE = "CU_DEVICE_ATTRIBUTE_"
+CHECKED_PROPERTIES = {
+    "multiprocessor_count": "MULTIPROCESSOR_COUNT",
+    "max_threads_per_block": "MAX_THREADS_PER_BLOCK",
+    "max_shared_memory_per_block": "MAX_SHARED_MEMORY_PER_BLOCK",
+    "warp_size": "WARP_SIZE",
+    "clock_rate": "CLOCK_RATE",
+    "memory_clock_rate": "MEMORY_CLOCK_RATE",
+    "global_memory_bus_width": "GLOBAL_MEMORY_BUS_WIDTH",
+    "l2_cache_size": "L2_CACHE_SIZE",
+    "max_block_dim_x": "MAX_BLOCK_DIM_X",
+    "max_grid_dim_x": "MAX_GRID_DIM_X",
+}
+
+
+def test_properties_match_the_driver(cuda_core) -> None:
+    from cuda.bindings import driver
+    properties = cuda_core.Device(0).properties
+    for name, attribute in CHECKED_PROPERTIES.items():
+        expected = driver_value(driver.cuDeviceGetAttribute, getattr(driver.CUdevice_attribute, ATTRIBUTE + attribute), 0)
+        assert getattr(properties, name) == expected, name
+    assert properties.warp_size == 32 and properties.multiprocessor_count >= 1
+    assert properties.max_threads_per_block >= 1024 and properties.l2_cache_size > 0
+    assert set(CHECKED_PROPERTIES) <= set(dir(properties))
+    with pytest.raises(AttributeError, match="no attribute 'no_such_property'"):
+        properties.no_such_property
+    print(f"\n{properties.multiprocessor_count} SMs, {properties.clock_rate} kHz, L2 {properties.l2_cache_size} B, "
+          f"bus {properties.global_memory_bus_width} bit")
+
+
+def test_pci_bus_id_matches_the_driver(cuda_core) -> None:
+    from cuda.bindings import driver
+    expected = driver_value(driver.cuDeviceGetPCIBusId, 64, 0).split(b"\0")[0].decode()
+    bus_id = cuda_core.Device(0).pci_bus_id
+    assert bus_id == expected and bus_id.count(":") == 2
+    assert int(bus_id.split(":")[1], 16) == cuda_core.Device(0).properties.pci_bus_id
+
+
+def test_context_is_the_current_primary_context(cuda_core) -> None:
+    from cuda.bindings import driver
+    device = cuda_core.Device(0)
+    device.set_current()
+    context = device.context
+    assert int(context.handle) == int(driver_value(driver.cuCtxGetCurrent)) != 0
+    stream = device.create_stream()
+    assert stream.context == context
+    stream.close()
+
+
+def test_one_device_object_per_thread(cuda_core) -> None:
+    import threading
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(cuda_core.Device(0)))
+    thread.start()
+    thread.join()
+    assert seen[0] is not cuda_core.Device(0) and seen[0].device_id == 0
+    assert cuda_core.Device(0) is cuda_core.Device(0)
+
+
+def test_allocate_uses_the_device_memory_resource(cuda_core) -> None:
+    device = cuda_core.Device(0)
+    device.set_current()
+    assert isinstance(device.memory_resource, cuda_core.DeviceMemoryResource)
+    buffer = device.allocate(1 << 20)
+    assert buffer.size == 1 << 20 and buffer.memory_resource is device.memory_resource
+    assert buffer.device_id == 0 and buffer.is_device_accessible and not buffer.is_host_accessible
+    buffer.close()
+    with pytest.raises(TypeError, match="MemoryResource"):
+        device.memory_resource = object()

@@ -22,11 +22,12 @@ def _check_bindings_major() -> None:
 _check_bindings_major()
 
 from cuda.core._utils.cuda_utils import CUDAError, DriverNotFoundError  # noqa: E402
-from cuda.core._device import ComputeCapability, Device  # noqa: E402
+from cuda.core._device import ComputeCapability, Context, Device, DeviceProperties  # noqa: E402
 from cuda.core._event import Event, EventOptions  # noqa: E402
+from cuda.core._launch import LaunchConfig, launch  # noqa: E402
 from cuda.core._stream import Stream, StreamOptions  # noqa: E402
 from cuda.core._system import System, system  # noqa: E402
 
 __version__ = _build_info.version
-__all__ = ["CUDAError", "ComputeCapability", "Device", "DriverNotFoundError", "Event", "EventOptions", "Stream",
-           "StreamOptions", "System", "system"]
+__all__ = ["CUDAError", "ComputeCapability", "Context", "Device", "DeviceProperties", "DriverNotFoundError", "Event",
+           "EventOptions", "LaunchConfig", "Stream", "StreamOptions", "System", "launch", "system"]

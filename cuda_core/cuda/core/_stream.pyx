@@ -46,6 +46,16 @@ cdef class Stream:
         return Device(self._device_id)
 
     @property
+    def context(self):
+        """The Context the stream belongs to."""
+        cdef cydriver.CUcontext context = NULL
+        cdef cydriver.CUstream stream = self._live_handle()
+        with nogil:
+            HANDLE_RETURN(cydriver.cuStreamGetCtx(stream, &context))
+        from cuda.core._device import Context
+        return Context._from_handle(<size_t>context, self._device_id)
+
+    @property
     def priority(self) -> int:
         cdef int priority = 0
         cdef cydriver.CUstream stream = self._live_handle()
