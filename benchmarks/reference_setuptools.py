@@ -39,6 +39,10 @@ MODULES = {
     "cuda.core._device": ["_device.pyx", "_cpp/uuid_format.cpp"],
     "cuda.core._event": ["_event.pyx"],
     "cuda.core._stream": ["_stream.pyx"],
+    "cuda.core._memory": ["_memory.pyx"],
+    "cuda.core._module": ["_module.pyx"],
+    "cuda.core._program": ["_program.pyx"],
+    "cuda.core._launch": ["_launch.pyx"],
 }
 
 
