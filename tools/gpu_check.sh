@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Build cuda.core wheels for CUDA 13 and CUDA 12 on the GPU machine, run the GPU tests
-# on the real driver with each, then merge them into the dual wheel and run the tests
-# again with each major's cuda-bindings.
+# Build cuda.core wheels for CUDA 13 and CUDA 12 on the GPU machine, run the GPU and API
+# tests, the examples and the launch benchmark on the real driver with each, then merge
+# them into the dual wheel and run the GPU tests again with each major's cuda-bindings.
 #
 # The GPU machine has no network: the packages it lacks travel as wheels in WHEELS
 # (default .whl, laid out as README's developer section says): tools/ (meson-python,
 # pyproject-metadata), cu13/ and cu12/ (cuda-bindings, CUDA 12 header wheels), and
-# cu12-nvrtc/include/nvrtc.h (the CUDA 12 NVRTC wheel is too large to carry).
-# CUDA 13 builds against the machine's /usr/local/cuda.
+# cu12-nvrtc/ (nvrtc.h, and libnvrtc.so.12 with its builtins as nvrtc12.tar.xz: the
+# CUDA 12 NVRTC wheel is too large to carry whole). CUDA 13 builds against the
+# machine's /usr/local/cuda and uses its NVRTC 13. Figures go to $OUT when it is set.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 WHEELS=${1:-.whl}
@@ -17,8 +18,20 @@ status=0
 pip_target() { local target=$1; shift; "$PY" -m pip install -q --no-index --no-deps --no-compile --target "$target" "$@"; }
 gpu_tests() {  # PYTHONPATH entries...
   (export PYTHONPATH=$(IFS=:; echo "$*"); cd /tmp && "$PY" -m cuda.core) || status=1
-  PYTHONPATH=$(IFS=:; echo "$*") CUDA_CORE_GPU_TESTS=1 "$PY" -m pytest tests/gpu -q -rs -s -p no:cacheprovider || status=1
+  PYTHONPATH=$(IFS=:; echo "$*") CUDA_CORE_GPU_TESTS=1 CUDA_CORE_API_TESTS=1 \
+    "$PY" -m pytest tests/gpu tests/api -q -rs -p no:cacheprovider || status=1
 }
+examples_and_bench() {  # major, PYTHONPATH entries...
+  local major=$1; shift
+  for example in examples/vector_add.py examples/saxpy.py; do
+    PYTHONPATH=$(IFS=:; echo "$*") "$PY" "$example" || status=1
+  done
+  PYTHONPATH=$(IFS=:; echo "$*") "$PY" benchmarks/launch_bench.py ${LAUNCH_BENCH_ARGS:-} \
+    ${OUT:+--json "$OUT/launch_bench_cu$major.json"} || status=1
+}
+
+# libnvrtc.so.12 for the CUDA 12 build, found by cuda.pathfinder through LD_LIBRARY_PATH.
+mkdir -p /tmp/nvrtc12 && tar -C /tmp/nvrtc12 -xJf "$WHEELS"/cu12-nvrtc/nvrtc12.tar.xz || exit 1
 
 pip_target /tmp/gpu-tools "$WHEELS"/tools/*.whl || exit 1
 echo "== the version trap: machine's cuda-bindings $("$PY" -c 'import cuda.bindings; print(cuda.bindings.__version__)') with its /usr/local/cuda headers"
@@ -36,7 +49,9 @@ for major in 13 12; do
       --no-deps --no-index -w /tmp/gpu-wheels$major . ; then echo "BUILD FAILED for CUDA $major"; status=1; continue; fi
   echo "built in $(( ($(date +%s%N) - start) / 1000000 )) ms: $(ls /tmp/gpu-wheels$major)"
   pip_target /tmp/gpu-install$major /tmp/gpu-wheels$major/*.whl || status=1
+  if [ "$major" = 12 ]; then export LD_LIBRARY_PATH=/tmp/nvrtc12${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}; fi
   gpu_tests /tmp/gpu-install$major "$site"
+  examples_and_bench $major /tmp/gpu-install$major "$site"
 done
 
 echo "== dual wheel"

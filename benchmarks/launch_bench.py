@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Host cost of a kernel launch, a Buffer allocate/free and an event record: our cuda.core
+beside NVIDIA's cuda.core and raw cuda.bindings, measured in one run on one GPU.
+
+The kernel is empty and takes two arguments, a device pointer and an int
+(``empty(float*, int)``); it is built once by nvcc into a cubin that every side loads,
+so no NVRTC is involved and each side runs the same machine code.
+
+Each side runs in its own process, so the two cuda.core packages never share an
+interpreter:
+
+* ``ours``: the cuda.core importable with the caller's PYTHONPATH (a build of this repo);
+* ``nvidia``: NVIDIA's cuda.core, from the same Python with PYTHONPATH dropped
+  (override with ``--nvidia-pythonpath``);
+* ``raw``: ``cuda.bindings.driver.cuLaunchKernel`` called from Python with the
+  arguments as a (values, ctypes types) pair, in the ``nvidia`` environment.
+
+The ``ours`` and ``nvidia`` workers run the very same code: the two packages share an API.
+Host cost per operation is the time of a batch of calls divided by its length, with
+the stream drained (untimed) between batches so the launch queue never fills; the
+figure is the median over batches.
+
+Usage (GPU machine): python benchmarks/launch_bench.py [--quick] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+KERNEL = 'extern "C" __global__ void empty(float* data, int n) {}\n'
+BATCH = 500
+
+
+def build_cubin(work: Path, arch: str) -> Path:
+    """The empty kernel compiled by nvcc for ``arch`` (e.g. '90')."""
+    nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    source = work / "empty.cu"
+    source.write_text(KERNEL)
+    subprocess.run([nvcc, "-cubin", f"-arch=sm_{arch}", "-o", work / "empty.cubin", source], check=True)
+    return work / "empty.cubin"
+
+
+def per_call_us(batch, batches: int, drain) -> float:
+    """Median microseconds per call of ``batch()`` (BATCH calls), draining the stream between batches."""
+    samples = []
+    for _ in range(batches):
+        drain()
+        start = time.perf_counter_ns()
+        batch()
+        samples.append((time.perf_counter_ns() - start) / BATCH / 1000)
+    drain()
+    return statistics.median(samples)
+
+
+def measure_cuda_core(cubin: Path, batches: int) -> dict[str, float]:
+    """Launch, allocate/free and record costs through whichever cuda.core is importable."""
+    import numpy as np
+    import cuda.core as cc
+
+    device = cc.Device(0)
+    device.set_current()
+    stream = device.create_stream()
+    kernel = cc.ObjectCode.from_cubin(cubin.read_bytes()).get_kernel("empty")
+    config = cc.LaunchConfig(grid=1, block=1)
+    buffer = device.allocate(1024, stream=stream)
+    n = np.int32(256)
+    launch = cc.launch
+
+    def launches() -> None:
+        for _ in range(BATCH):
+            launch(stream, config, kernel, buffer, n)
+
+    def allocations() -> None:
+        for _ in range(BATCH):
+            device.allocate(1024, stream=stream).close(stream)
+
+    event = device.create_event()
+
+    def records() -> None:
+        for _ in range(BATCH):
+            stream.record(event)
+
+    per_call_us(launches, 5, stream.sync)  # warm-up: module load, caches
+    result = {
+        "launch [us]": per_call_us(launches, batches, stream.sync),
+        "allocate+free [us]": per_call_us(allocations, batches, stream.sync),
+        "event record [us]": per_call_us(records, batches, stream.sync),
+        "version": getattr(cc, "__version__", "?"),
+        "module": cc.__file__,
+    }
+    buffer.close(stream)
+    return result
+
+
+def measure_raw(cubin: Path, batches: int) -> dict[str, float]:
+    """cuLaunchKernel through cuda.bindings' Python API, arguments given as (values, ctypes types)."""
+    import ctypes
+
+    from cuda.bindings import driver
+
+    def check(result):
+        assert result[0] == driver.CUresult.CUDA_SUCCESS, result[0]
+        return result[1] if len(result) == 2 else result[1:]
+
+    check(driver.cuInit(0))
+    device = check(driver.cuDeviceGet(0))
+    context = check(driver.cuDevicePrimaryCtxRetain(device))
+    check(driver.cuCtxSetCurrent(context))
+    stream = check(driver.cuStreamCreate(driver.CUstream_flags.CU_STREAM_NON_BLOCKING))
+    module = check(driver.cuModuleLoadData(cubin.read_bytes()))
+    function = check(driver.cuModuleGetFunction(module, b"empty"))
+    pointer = check(driver.cuMemAlloc(1024))
+    args = ((int(pointer), 256), (ctypes.c_void_p, ctypes.c_int))
+    launch = driver.cuLaunchKernel
+
+    def launches() -> None:
+        for _ in range(BATCH):
+            launch(function, 1, 1, 1, 1, 1, 1, 0, stream, args, 0)
+
+    def drain() -> None:
+        check(driver.cuStreamSynchronize(stream))
+
+    per_call_us(launches, 5, drain)
+    import cuda.bindings
+    return {"launch [us]": per_call_us(launches, batches, drain), "version": cuda.bindings.__version__,
+            "module": driver.__file__}
+
+
+def run_worker(side: str, cubin: Path, batches: int, env: dict[str, str]) -> dict[str, float]:
+    """One side in its own process; its figures come back as JSON on stdout."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--worker", side, "--cubin", str(cubin),
+               "--batches", str(batches)]
+    result = subprocess.run(command, env=env, capture_output=True, text=True)
+    if result.returncode != 0:
+        return {"error": (result.stderr.strip().splitlines() or ["failed"])[-1]}
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def table(results: dict[str, dict[str, float]]) -> str:
+    metrics = ["launch [us]", "allocate+free [us]", "event record [us]"]
+    lines = [f"{'metric':<20} {'ours':>9} {'nvidia':>9} {'raw':>9} {'ours/nvidia':>12}"]
+    for metric in metrics:
+        values = [results[side].get(metric) for side in ("ours", "nvidia", "raw")]
+        cells = [f"{v:9.2f}" if isinstance(v, float) else f"{'-':>9}" for v in values]
+        ratio = f"{values[0] / values[1]:12.2f}" if all(isinstance(v, float) for v in values[:2]) else f"{'-':>12}"
+        lines.append(f"{metric:<20} {' '.join(cells)} {ratio}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer batches (about 10 s in all)")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--nvidia-pythonpath", default="", help="PYTHONPATH for NVIDIA's cuda.core and the raw run")
+    parser.add_argument("--worker", choices=("ours", "nvidia", "raw"), help=argparse.SUPPRESS)
+    parser.add_argument("--cubin", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--batches", type=int, default=0, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    if args.worker:
+        measure = measure_raw if args.worker == "raw" else measure_cuda_core
+        print(json.dumps(measure(args.cubin, args.batches)))
+        return 0
+
+    batches = 40 if args.quick else 200
+    ours_env = dict(os.environ)
+    nvidia_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if args.nvidia_pythonpath:
+        nvidia_env["PYTHONPATH"] = args.nvidia_pythonpath
+    with tempfile.TemporaryDirectory() as work:
+        arch = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
+                              capture_output=True, text=True, check=True).stdout.split()[0].replace(".", "")
+        cubin = build_cubin(Path(work), arch)
+        results = {side: run_worker(side, cubin, batches, env)
+                   for side, env in (("ours", ours_env), ("nvidia", nvidia_env), ("raw", nvidia_env))}
+    gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+                         capture_output=True, text=True).stdout.strip()
+    print(f"GPU: {gpu}; host: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
+    for side, figures in results.items():
+        print(f"{side:>6}: {figures.get('version', '')} {figures.get('module', '')} {figures.get('error', '')}")
+    print(f"median host cost per call over {batches} batches of {BATCH} (kernel: empty(float*, int), 2 arguments)")
+    print(table(results))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"gpu": gpu, "batches": batches, "batch": BATCH, "results": results}, indent=2))
+    return 0 if all("error" not in figures for figures in results.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
