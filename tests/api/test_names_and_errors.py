@@ -1,0 +1,67 @@
+"""The public names, the CUresult -> CUDAError mapping, and behaviour without a driver."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+
+def parameters(function) -> list[tuple[str, object, str]]:
+    """(name, default, kind) of each parameter: what a caller of NVIDIA's cuda.core relies on."""
+    return [(p.name, p.default, p.kind.name) for p in inspect.signature(function).parameters.values()]
+
+
+def test_public_names_are_importable(cuda_core) -> None:
+    for name in cuda_core.__all__:
+        assert getattr(cuda_core, name) is not None, name
+    expected = {"CUDAError", "Device", "DeviceProperties", "Event", "EventOptions", "LaunchConfig", "Stream",
+                "StreamOptions", "launch", "system"}
+    assert expected <= set(cuda_core.__all__)
+
+
+def test_signatures_match_cuda_core(cuda_core) -> None:
+    empty = inspect.Parameter.empty
+    assert parameters(cuda_core.Device.__new__)[1:] == [("device_id", None, "POSITIONAL_OR_KEYWORD")]
+    assert parameters(cuda_core.launch) == [("stream", empty, "POSITIONAL_OR_KEYWORD"),
+                                            ("config", empty, "POSITIONAL_OR_KEYWORD"),
+                                            ("kernel", empty, "POSITIONAL_OR_KEYWORD"),
+                                            ("kernel_args", empty, "VAR_POSITIONAL")]
+    assert [name for name, _, _ in parameters(cuda_core.Device.allocate)] == ["self", "size", "stream"]
+    assert [name for name, _, _ in parameters(cuda_core.Device.create_stream)] == ["self", "obj", "options"]
+
+
+def test_compiled_major_is_the_build_infos(cuda_core, build_major) -> None:
+    from cuda.core._utils import cuda_utils
+    assert cuda_utils.BUILD_MAJOR == build_major
+
+
+@pytest.mark.parametrize("code, name", [(1, "CUDA_ERROR_INVALID_VALUE"), (2, "CUDA_ERROR_OUT_OF_MEMORY"),
+                                        (100, "CUDA_ERROR_NO_DEVICE"), (500, "CUDA_ERROR_NOT_FOUND")])
+def test_cuda_results_map_to_cuda_errors_with_their_names(cuda_core, code, name) -> None:
+    from cuda.core._utils.cuda_utils import check
+    with pytest.raises(cuda_core.CUDAError) as raised:
+        check(code)
+    assert raised.value.code == code and raised.value.name == name
+    assert str(raised.value).startswith(f"{name}: ") and raised.value.description
+
+
+def test_success_and_unknown_results(cuda_core) -> None:
+    from cuda.core._utils.cuda_utils import check
+    check(0)
+    with pytest.raises(cuda_core.CUDAError, match=r"CUresult\(123456\)"):
+        check(123456)
+
+
+def test_factories_refuse_direct_construction(cuda_core) -> None:
+    for cls, factory in ((cuda_core.Stream, "Device.create_stream"), (cuda_core.Event, "Stream.record"),
+                         (cuda_core.Context, "Device.context")):
+        with pytest.raises(RuntimeError, match=factory):
+            cls()
+
+
+def test_no_driver_is_one_clear_error(cuda_core, no_driver) -> None:
+    for action in (lambda: cuda_core.Device(), lambda: cuda_core.Device(0), lambda: cuda_core.system.num_devices,
+                   lambda: cuda_core.system.driver_version, cuda_core.system.get_num_devices):
+        with pytest.raises(cuda_core.DriverNotFoundError, match="no CUDA driver found"):
+            action()
