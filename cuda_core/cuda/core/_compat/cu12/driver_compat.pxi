@@ -12,3 +12,20 @@ cdef inline cydriver.CUresult compat_event_elapsed_time(
         float* milliseconds, cydriver.CUevent start, cydriver.CUevent end) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
     # CUDA 12.8+ added the _v2 form (defined for events recorded on different devices); 13 renamed it.
     return cydriver.cuEventElapsedTime_v2(milliseconds, start, end)
+
+
+cdef inline cydriver.CUresult compat_mem_prefetch(
+        cydriver.CUdeviceptr ptr, size_t size, int device_ordinal,
+        cydriver.CUstream stream) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # CUDA 12 names the destination by device ordinal, CU_DEVICE_CPU (-1) for the host.
+    # A negative device_ordinal means the host on both majors.
+    cdef cydriver.CUdevice destination = device_ordinal if device_ordinal >= 0 else cydriver.CU_DEVICE_CPU
+    return cydriver.cuMemPrefetchAsync(ptr, size, destination, stream)
+
+
+cdef inline cydriver.CUresult compat_mem_advise(
+        cydriver.CUdeviceptr ptr, size_t size, cydriver.CUmem_advise advice,
+        int device_ordinal) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # CUDA 12 names the advised location by device ordinal, CU_DEVICE_CPU (-1) for the host.
+    cdef cydriver.CUdevice location = device_ordinal if device_ordinal >= 0 else cydriver.CU_DEVICE_CPU
+    return cydriver.cuMemAdvise(ptr, size, advice, location)

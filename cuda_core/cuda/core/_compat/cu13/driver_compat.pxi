@@ -12,3 +12,24 @@ cdef inline cydriver.CUresult compat_event_elapsed_time(
         float* milliseconds, cydriver.CUevent start, cydriver.CUevent end) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
     # CUDA 13's cuEventElapsedTime is the former cuEventElapsedTime_v2.
     return cydriver.cuEventElapsedTime(milliseconds, start, end)
+
+
+cdef inline cydriver.CUresult compat_mem_prefetch(
+        cydriver.CUdeviceptr ptr, size_t size, int device_ordinal,
+        cydriver.CUstream stream) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # CUDA 13 takes a CUmemLocation and flags (the former _v2). A negative
+    # device_ordinal means the host as a whole, as CU_DEVICE_CPU did on 12.
+    cdef cydriver.CUmemLocation location
+    location.type = cydriver.CU_MEM_LOCATION_TYPE_DEVICE if device_ordinal >= 0 else cydriver.CU_MEM_LOCATION_TYPE_HOST
+    location.id = device_ordinal if device_ordinal >= 0 else 0
+    return cydriver.cuMemPrefetchAsync(ptr, size, location, 0, stream)
+
+
+cdef inline cydriver.CUresult compat_mem_advise(
+        cydriver.CUdeviceptr ptr, size_t size, cydriver.CUmem_advise advice,
+        int device_ordinal) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # CUDA 13 takes a CUmemLocation (the former _v2); a negative device_ordinal means the host.
+    cdef cydriver.CUmemLocation location
+    location.type = cydriver.CU_MEM_LOCATION_TYPE_DEVICE if device_ordinal >= 0 else cydriver.CU_MEM_LOCATION_TYPE_HOST
+    location.id = device_ordinal if device_ordinal >= 0 else 0
+    return cydriver.cuMemAdvise(ptr, size, advice, location)
