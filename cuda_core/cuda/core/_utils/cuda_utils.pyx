@@ -21,6 +21,18 @@ class DriverNotFoundError(RuntimeError):
     """No CUDA driver (libcuda) could be loaded on this machine."""
 
 
+class NVRTCError(CUDAError):
+    """An NVRTC call failed. ``code`` is the nvrtcResult, ``name`` its enum name, ``log``
+    the program's compile log (empty unless the failure was a compilation)."""
+
+    def __init__(self, code: int, name: str, description: str, log: str = "") -> None:
+        super().__init__(code, name, description)
+        self.log = log
+        # nvrtcGetErrorString mostly repeats the enum name: say it once.
+        message = name if description in ("", name) else f"{name}: {description}"
+        self.args = (f"{message}\n{log}" if log else message,)
+
+
 def _result_name(int code) -> str:
     # The enum of cuda.bindings.driver names every CUresult without needing the driver.
     from cuda.bindings import driver
