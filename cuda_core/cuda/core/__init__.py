@@ -21,13 +21,19 @@ def _check_bindings_major() -> None:
 
 _check_bindings_major()
 
-from cuda.core._utils.cuda_utils import CUDAError, DriverNotFoundError  # noqa: E402
+from cuda.core._utils.cuda_utils import CUDAError, DriverNotFoundError, NVRTCError  # noqa: E402
 from cuda.core._device import ComputeCapability, Context, Device, DeviceProperties  # noqa: E402
 from cuda.core._event import Event, EventOptions  # noqa: E402
 from cuda.core._launch import LaunchConfig, launch  # noqa: E402
+from cuda.core._module import Kernel, ObjectCode  # noqa: E402
+from cuda.core._program import Program, ProgramOptions  # noqa: E402
+from cuda.core._memory import (Buffer, DeviceMemoryResource, Host, LegacyPinnedMemoryResource,  # noqa: E402
+                               ManagedBuffer, ManagedMemoryResource, MemoryResource)
 from cuda.core._stream import Stream, StreamOptions  # noqa: E402
 from cuda.core._system import System, system  # noqa: E402
 
 __version__ = _build_info.version
-__all__ = ["CUDAError", "ComputeCapability", "Context", "Device", "DeviceProperties", "DriverNotFoundError", "Event",
-           "EventOptions", "LaunchConfig", "Stream", "StreamOptions", "System", "launch", "system"]
+__all__ = ["Buffer", "CUDAError", "ComputeCapability", "Context", "Device", "DeviceMemoryResource", "DeviceProperties",
+           "DriverNotFoundError", "Event", "EventOptions", "Host", "Kernel", "LaunchConfig", "LegacyPinnedMemoryResource",
+           "ManagedBuffer", "ManagedMemoryResource", "MemoryResource", "NVRTCError", "ObjectCode", "Program",
+           "ProgramOptions", "Stream", "StreamOptions", "System", "launch", "system"]
