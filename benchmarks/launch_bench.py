@@ -13,7 +13,10 @@ interpreter:
 * ``nvidia``: NVIDIA's cuda.core, from the same Python with PYTHONPATH dropped
   (override with ``--nvidia-pythonpath``);
 * ``raw``: ``cuda.bindings.driver.cuLaunchKernel`` called from Python with the
-  arguments as a (values, ctypes types) pair, in the ``nvidia`` environment.
+  arguments as a (values, ctypes types) pair, in the ``nvidia`` environment;
+* ``C++``: the driver's own floor, benchmarks/launch_floor.cpp built by nvcc: the same
+  launches from C++, through a CUkernel (as both cuda.core packages launch) and
+  through a CUfunction.
 
 The ``ours`` and ``nvidia`` workers run the very same code: the two packages share an API.
 Host cost per operation is the time of a batch of calls divided by its length, with
@@ -48,6 +51,23 @@ def build_cubin(work: Path, arch: str) -> Path:
     source.write_text(KERNEL)
     subprocess.run([nvcc, "-cubin", f"-arch=sm_{arch}", "-o", work / "empty.cubin", source], check=True)
     return work / "empty.cubin"
+
+
+def measure_floor(work: Path, cubin: Path, batches: int) -> dict[str, float]:
+    """benchmarks/launch_floor.cpp, built by nvcc and run on the same cubin."""
+    nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    stubs = Path(nvcc).resolve().parent.parent / "lib64" / "stubs"
+    binary = work / "launch_floor"
+    build = subprocess.run([nvcc, "-O2", "-o", binary, Path(__file__).resolve().with_name("launch_floor.cpp"),
+                            f"-L{stubs}", "-lcuda"], capture_output=True, text=True)
+    if build.returncode != 0:
+        return {"error": (build.stderr.strip().splitlines() or ["nvcc failed"])[-1]}
+    run = subprocess.run([binary, cubin, str(batches)], capture_output=True, text=True)
+    if run.returncode != 0:
+        return {"error": (run.stderr.strip().splitlines() or ["failed"])[-1]}
+    figures = json.loads(run.stdout)
+    figures["launch [us]"] = figures["launch, CUkernel [us]"]
+    return figures
 
 
 def per_call_us(batch, batches: int, drain) -> float:
@@ -148,12 +168,16 @@ def run_worker(side: str, cubin: Path, batches: int, env: dict[str, str]) -> dic
 
 def table(results: dict[str, dict[str, float]]) -> str:
     metrics = ["launch [us]", "allocate+free [us]", "event record [us]"]
-    lines = [f"{'metric':<20} {'ours':>9} {'nvidia':>9} {'raw':>9} {'ours/nvidia':>12}"]
+    sides = ("ours", "nvidia", "raw", "C++")
+    lines = [f"{'metric':<20} " + " ".join(f"{side:>9}" for side in sides) + f" {'ours/nvidia':>12}"]
     for metric in metrics:
-        values = [results[side].get(metric) for side in ("ours", "nvidia", "raw")]
+        values = [results[side].get(metric) for side in sides]
         cells = [f"{v:9.2f}" if isinstance(v, float) else f"{'-':>9}" for v in values]
         ratio = f"{values[0] / values[1]:12.2f}" if all(isinstance(v, float) for v in values[:2]) else f"{'-':>12}"
         lines.append(f"{metric:<20} {' '.join(cells)} {ratio}")
+    through_function = results["C++"].get("launch, CUfunction [us]")
+    if isinstance(through_function, float):
+        lines.append(f"(C++ through a CUfunction instead of a CUkernel: {through_function:.2f} us per launch)")
     return "\n".join(lines)
 
 
@@ -183,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         cubin = build_cubin(Path(work), arch)
         results = {side: run_worker(side, cubin, batches, env)
                    for side, env in (("ours", ours_env), ("nvidia", nvidia_env), ("raw", nvidia_env))}
+        results["C++"] = measure_floor(Path(work), cubin, batches)
     gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
                          capture_output=True, text=True).stdout.strip()
     print(f"GPU: {gpu}; host: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
