@@ -570,7 +570,40 @@ cdef int _sync_stream(object stream) except -1:
     return 0
 
 
-cdef class LegacyPinnedMemoryResource(MemoryResource):
+cdef class _HostVisibleResource(MemoryResource):
+    """What pinned and managed memory share: reachable from the host and every device, bound
+    to no device (device_id -1), freed unordered once the Buffer's stream (if any) is idle."""
+
+    cdef int _free(self, cydriver.CUdeviceptr address) except -1:
+        raise NotImplementedError
+
+    def deallocate(self, ptr, size_t size, stream=None) -> None:
+        """Wait for ``stream`` (if any), then free ``ptr``."""
+        cdef cydriver.CUdeviceptr address = _pointer_value(ptr)
+        if address == 0:
+            return
+        _require_context(0)
+        _sync_stream(stream)
+        self._free(address)
+
+    @property
+    def device_id(self) -> int:
+        """-1: this memory is not bound to one device."""
+        return -1
+
+    @property
+    def is_device_accessible(self) -> bool:
+        return True
+
+    @property
+    def is_host_accessible(self) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+
+cdef class LegacyPinnedMemoryResource(_HostVisibleResource):
     """Page-locked host memory (cuMemAllocHost / cuMemFreeHost), reachable from host and devices.
     Freeing first waits for the Buffer's stream, if it has one."""
 
@@ -587,34 +620,13 @@ cdef class LegacyPinnedMemoryResource(MemoryResource):
                 HANDLE_RETURN(cydriver.cuMemAllocHost(&ptr, size))
         return _new_buffer(Buffer, <cydriver.CUdeviceptr><uintptr_t>ptr, size, self, ordered)
 
-    def deallocate(self, ptr, size_t size, stream=None) -> None:
-        """Wait for ``stream`` (if any), then free ``ptr``."""
-        cdef void* address = <void*><uintptr_t>_pointer_value(ptr)
-        if address == NULL:
-            return
-        _require_context(0)
-        _sync_stream(stream)
+    cdef int _free(self, cydriver.CUdeviceptr address) except -1:
         with nogil:
-            HANDLE_RETURN(cydriver.cuMemFreeHost(address))
-
-    @property
-    def device_id(self) -> int:
-        """-1: pinned memory is not bound to one device."""
-        return -1
-
-    @property
-    def is_device_accessible(self) -> bool:
-        return True
-
-    @property
-    def is_host_accessible(self) -> bool:
-        return True
-
-    def __repr__(self) -> str:
-        return "<LegacyPinnedMemoryResource>"
+            HANDLE_RETURN(cydriver.cuMemFreeHost(<void*><uintptr_t>address))
+        return 0
 
 
-cdef class ManagedMemoryResource(MemoryResource):
+cdef class ManagedMemoryResource(_HostVisibleResource):
     """Managed (unified) memory, migrated between host and devices on demand
     (cuMemAllocManaged with CU_MEM_ATTACH_GLOBAL / cuMemFree). ``allocate`` returns
     ManagedBuffers. Freeing first waits for the Buffer's stream, if it has one."""
@@ -634,31 +646,10 @@ cdef class ManagedMemoryResource(MemoryResource):
                 HANDLE_RETURN(cydriver.cuMemAllocManaged(&ptr, size, cydriver.CU_MEM_ATTACH_GLOBAL))
         return _new_buffer(ManagedBuffer, ptr, size, self, ordered)
 
-    def deallocate(self, ptr, size_t size, stream=None) -> None:
-        """Wait for ``stream`` (if any), then free ``ptr``."""
-        cdef cydriver.CUdeviceptr address = _pointer_value(ptr)
-        if address == 0:
-            return
-        _require_context(0)
-        _sync_stream(stream)
+    cdef int _free(self, cydriver.CUdeviceptr address) except -1:
         with nogil:
             HANDLE_RETURN(cydriver.cuMemFree(address))
-
-    @property
-    def device_id(self) -> int:
-        """-1: managed memory is not bound to one device."""
-        return -1
-
-    @property
-    def is_device_accessible(self) -> bool:
-        return True
-
-    @property
-    def is_host_accessible(self) -> bool:
-        return True
-
-    def __repr__(self) -> str:
-        return "<ManagedMemoryResource>"
+        return 0
 
 
 # ---------------------------------------------------------------------------------------------
