@@ -20,8 +20,9 @@ interpreter:
 
 The ``ours`` and ``nvidia`` workers run the very same code: the two packages share an API.
 Host cost per operation is the time of a batch of calls divided by its length, with
-the stream drained (untimed) between batches so the launch queue never fills; the
-figure is the median over batches.
+the stream drained (untimed) between batches so the launch queue never fills; a
+process's figure is the median over its batches, and the figure reported is the median
+over several processes per side, run in interleaved rounds.
 
 Usage (GPU machine): python benchmarks/launch_bench.py [--quick] [--json PATH]
 """
@@ -53,15 +54,22 @@ def build_cubin(work: Path, arch: str) -> Path:
     return work / "empty.cubin"
 
 
-def measure_floor(work: Path, cubin: Path, batches: int) -> dict[str, float]:
-    """benchmarks/launch_floor.cpp, built by nvcc and run on the same cubin."""
+def build_floor(work: Path) -> Path | str:
+    """benchmarks/launch_floor.cpp built by nvcc: the binary, or the error's last line."""
     nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
     stubs = Path(nvcc).resolve().parent.parent / "lib64" / "stubs"
     binary = work / "launch_floor"
     build = subprocess.run([nvcc, "-O2", "-o", binary, Path(__file__).resolve().with_name("launch_floor.cpp"),
                             f"-L{stubs}", "-lcuda"], capture_output=True, text=True)
     if build.returncode != 0:
-        return {"error": (build.stderr.strip().splitlines() or ["nvcc failed"])[-1]}
+        return (build.stderr.strip().splitlines() or ["nvcc failed"])[-1]
+    return binary
+
+
+def measure_floor(binary: Path | str, cubin: Path, batches: int) -> dict[str, float]:
+    """The C++ floor's figures for the same cubin and batching."""
+    if isinstance(binary, str):
+        return {"error": binary}
     run = subprocess.run([binary, cubin, str(batches)], capture_output=True, text=True)
     if run.returncode != 0:
         return {"error": (run.stderr.strip().splitlines() or ["failed"])[-1]}
@@ -166,6 +174,19 @@ def run_worker(side: str, cubin: Path, batches: int, env: dict[str, str]) -> dic
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+def merge_rounds(samples: list[dict]) -> dict:
+    """The median of each figure over the rounds of one side, with every round's value kept."""
+    failed = [sample["error"] for sample in samples if "error" in sample]
+    if failed:
+        return {"error": failed[0]}
+    merged = dict(samples[0])
+    for key, value in samples[0].items():
+        if isinstance(value, float):
+            merged[key] = statistics.median(sample[key] for sample in samples)
+            merged[f"{key} rounds"] = [sample[key] for sample in samples]
+    return merged
+
+
 def table(results: dict[str, dict[str, float]]) -> str:
     metrics = ["launch [us]", "allocate+free [us]", "event record [us]"]
     sides = ("ours", "nvidia", "raw", "C++")
@@ -183,8 +204,9 @@ def table(results: dict[str, dict[str, float]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer batches (about 10 s in all)")
+    parser.add_argument("--quick", action="store_true", help="one round of fewer batches (about 10 s in all)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--rounds", type=int, default=5, help="processes per side, interleaved (default 5)")
     parser.add_argument("--nvidia-pythonpath", default="", help="PYTHONPATH for NVIDIA's cuda.core and the raw run")
     parser.add_argument("--worker", choices=("ours", "nvidia", "raw"), help=argparse.SUPPRESS)
     parser.add_argument("--cubin", type=Path, help=argparse.SUPPRESS)
@@ -197,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     batches = 40 if args.quick else 200
+    args.rounds = 1 if args.quick else args.rounds
     ours_env = dict(os.environ)
     nvidia_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     if args.nvidia_pythonpath:
@@ -205,19 +228,26 @@ def main(argv: list[str] | None = None) -> int:
         arch = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
                               capture_output=True, text=True, check=True).stdout.split()[0].replace(".", "")
         cubin = build_cubin(Path(work), arch)
-        results = {side: run_worker(side, cubin, batches, env)
-                   for side, env in (("ours", ours_env), ("nvidia", nvidia_env), ("raw", nvidia_env))}
-        results["C++"] = measure_floor(Path(work), cubin, batches)
+        floor = build_floor(Path(work))
+        # Rounds interleave the sides, so a drift of the machine hits each side alike.
+        rounds: dict[str, list[dict]] = {"ours": [], "nvidia": [], "raw": [], "C++": []}
+        for _ in range(args.rounds):
+            for side, env in (("ours", ours_env), ("nvidia", nvidia_env), ("raw", nvidia_env)):
+                rounds[side].append(run_worker(side, cubin, batches, env))
+            rounds["C++"].append(measure_floor(floor, cubin, batches))
+    results = {side: merge_rounds(samples) for side, samples in rounds.items()}
     gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
                          capture_output=True, text=True).stdout.strip()
     print(f"GPU: {gpu}; host: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
     for side, figures in results.items():
         print(f"{side:>6}: {figures.get('version', '')} {figures.get('module', '')} {figures.get('error', '')}")
-    print(f"median host cost per call over {batches} batches of {BATCH} (kernel: empty(float*, int), 2 arguments)")
+    print(f"host cost per call: median over {args.rounds} interleaved process(es) per side of the median over "
+          f"{batches} batches of {BATCH} (kernel: empty(float*, int), 2 arguments)")
     print(table(results))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"gpu": gpu, "batches": batches, "batch": BATCH, "results": results}, indent=2))
+        args.json.write_text(json.dumps({"gpu": gpu, "batches": batches, "batch": BATCH, "rounds": args.rounds,
+                                         "results": results}, indent=2))
     return 0 if all("error" not in figures for figures in results.values()) else 1
 
 
