@@ -22,7 +22,7 @@ The ``ours`` and ``nvidia`` workers run the very same code: the two packages sha
 Host cost per operation is the time of a batch of calls divided by its length, with
 the stream drained (untimed) between batches so the launch queue never fills; a
 process's figure is the median over its batches, and the figure reported is the median
-over several processes per side, run in interleaved rounds.
+over several processes per side, run in interleaved rounds, all pinned to one core.
 
 Usage (GPU machine): python benchmarks/launch_bench.py [--quick] [--json PATH]
 """
@@ -229,6 +229,10 @@ def main(argv: list[str] | None = None) -> int:
                               capture_output=True, text=True, check=True).stdout.split()[0].replace(".", "")
         cubin = build_cubin(Path(work), arch)
         floor = build_floor(Path(work))
+        # Every side on one and the same core (inherited by the worker processes): the
+        # scheduler moving a process between cores was the largest noise between runs.
+        core = max(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {core})
         # Rounds interleave the sides, so a drift of the machine hits each side alike.
         rounds: dict[str, list[dict]] = {"ours": [], "nvidia": [], "raw": [], "C++": []}
         for _ in range(args.rounds):
@@ -242,12 +246,12 @@ def main(argv: list[str] | None = None) -> int:
     for side, figures in results.items():
         print(f"{side:>6}: {figures.get('version', '')} {figures.get('module', '')} {figures.get('error', '')}")
     print(f"host cost per call: median over {args.rounds} interleaved process(es) per side of the median over "
-          f"{batches} batches of {BATCH} (kernel: empty(float*, int), 2 arguments)")
+          f"{batches} batches of {BATCH}, all on core {core} (kernel: empty(float*, int), 2 arguments)")
     print(table(results))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({"gpu": gpu, "batches": batches, "batch": BATCH, "rounds": args.rounds,
-                                         "results": results}, indent=2))
+                                         "core": core, "results": results}, indent=2))
     return 0 if all("error" not in figures for figures in results.values()) else 1
 
 
