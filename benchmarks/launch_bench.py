@@ -43,6 +43,7 @@ from pathlib import Path
 
 KERNEL = 'extern "C" __global__ void empty(float* data, int n) {}\n'
 BATCH = 500
+METRICS = ("launch [us]", "allocate+free [us]", "event record [us]")
 
 
 def build_cubin(work: Path, arch: str) -> Path:
@@ -187,15 +188,26 @@ def merge_rounds(samples: list[dict]) -> dict:
     return merged
 
 
+def paired_ratio(results: dict[str, dict], metric: str) -> float | None:
+    """The median over rounds of ours / NVIDIA's within each round: the two ran back to back,
+    so a drift of the machine between rounds cancels out."""
+    ours, nvidia = (results[side].get(f"{metric} rounds") for side in ("ours", "nvidia"))
+    if not ours or not nvidia:
+        return None
+    return statistics.median(a / b for a, b in zip(ours, nvidia))
+
+
 def table(results: dict[str, dict[str, float]]) -> str:
-    metrics = ["launch [us]", "allocate+free [us]", "event record [us]"]
+    metrics = METRICS
     sides = ("ours", "nvidia", "raw", "C++")
-    lines = [f"{'metric':<20} " + " ".join(f"{side:>9}" for side in sides) + f" {'ours/nvidia':>12}"]
+    lines = [f"{'metric':<20} " + " ".join(f"{side:>9}" for side in sides) + f" {'ours/nvidia':>12} {'paired':>7}"]
     for metric in metrics:
         values = [results[side].get(metric) for side in sides]
         cells = [f"{v:9.2f}" if isinstance(v, float) else f"{'-':>9}" for v in values]
         ratio = f"{values[0] / values[1]:12.2f}" if all(isinstance(v, float) for v in values[:2]) else f"{'-':>12}"
-        lines.append(f"{metric:<20} {' '.join(cells)} {ratio}")
+        paired = paired_ratio(results, metric)
+        lines.append(f"{metric:<20} {' '.join(cells)} {ratio} {paired:7.2f}" if paired is not None
+                     else f"{metric:<20} {' '.join(cells)} {ratio} {'-':>7}")
     through_function = results["C++"].get("launch, CUfunction [us]")
     if isinstance(through_function, float):
         lines.append(f"(C++ through a CUfunction instead of a CUkernel: {through_function:.2f} us per launch)")
@@ -251,7 +263,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({"gpu": gpu, "batches": batches, "batch": BATCH, "rounds": args.rounds,
-                                         "core": core, "results": results}, indent=2))
+                                         "core": core, "results": results,
+                                         "paired ours/nvidia": {m: paired_ratio(results, m) for m in METRICS}},
+                                        indent=2))
     return 0 if all("error" not in figures for figures in results.values()) else 1
 
 
