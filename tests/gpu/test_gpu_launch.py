@@ -222,3 +222,14 @@ def test_launch_order_and_timing_on_one_stream(cuda_core, device, nvcc_cubin) ->
     end.sync()
     assert (end - start) > 0.0
     np.testing.assert_array_equal(to_host(d_data, stream, np.float32, n), np.full(n, 1024.0, dtype=np.float32))
+
+
+def test_faulty_kernel_source_is_an_nvrtc_error_with_the_log(cuda_core, device, nvrtc_code) -> None:
+    """Compiled for this device's default arch; nvrtc_code makes this skip where NVRTC is absent."""
+    faulty = 'extern "C" __global__ void broken(float* out) {\n    out[0] = undeclared_value;\n}\n'
+    program = cuda_core.Program(faulty, code_type="c++")
+    with pytest.raises(cuda_core.NVRTCError) as raised:
+        program.compile("cubin")
+    assert raised.value.name == "NVRTC_ERROR_COMPILATION"
+    assert 'default_program(2): error: identifier "undeclared_value" is undefined' in str(raised.value)
+    assert "undeclared_value" in raised.value.log
