@@ -154,6 +154,13 @@ def test_launch_argument_type_errors_name_position_and_type(cuda_core, device, n
         cuda_core.launch(stream, config, kernel, np.float32(1), buffer, buffer, np.zeros(4), np.uint64(0))
     with pytest.raises(TypeError, match="not a stream"):
         cuda_core.launch(object(), config, kernel, np.float32(1), buffer, buffer, buffer, np.uint64(0))
+    with pytest.raises(TypeError, match="kernel 'saxpy' takes 5 argument\\(s\\), got 4"):
+        cuda_core.launch(stream, config, kernel, np.float32(1), buffer, buffer, buffer)
+    with pytest.raises(TypeError, match="kernel argument 4: a uint32 is 4 byte\\(s\\), but the kernel's parameter 4 "
+                                        "takes 8"):
+        cuda_core.launch(stream, config, kernel, np.float32(1), buffer, buffer, buffer, np.uint32(0))
+    cuda_core.launch(stream, config, kernel, np.float32(1), buffer, buffer, buffer, 0)  # a Python int fits size_t
+    stream.sync()
     buffer.close()
     with pytest.raises(RuntimeError, match="Buffer is closed"):
         cuda_core.launch(stream, config, kernel, np.float32(1), buffer, buffer, buffer, np.uint64(0))
@@ -216,8 +223,9 @@ def test_launch_order_and_timing_on_one_stream(cuda_core, device, nvcc_cubin) ->
     timing = cuda_core.EventOptions(enable_timing=True)
     start = stream.record(options=timing)
     for _ in range(10):
-        cuda_core.launch(stream, cuda_core.LaunchConfig(grid=n // 256, block=256), kernel, d_data, np.float32(2.0),
-                         np.uint32(n))
+        # n as a Python int (8 bytes) for `unsigned int n`: wider is accepted, the low bytes count,
+        # as in NVIDIA's cuda.core.
+        cuda_core.launch(stream, cuda_core.LaunchConfig(grid=n // 256, block=256), kernel, d_data, np.float32(2.0), n)
     end = stream.record(options=timing)
     end.sync()
     assert (end - start) > 0.0

@@ -15,7 +15,7 @@ from libc.string cimport memcpy
 
 cimport cuda.bindings.cydriver as cydriver
 from cuda.core._memory cimport Buffer
-from cuda.core._module cimport Kernel
+from cuda.core._module cimport Kernel, _parameters
 from cuda.core._stream cimport Stream, as_stream
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
 
@@ -88,10 +88,25 @@ cdef struct PackedArgs:
     uint8_t* values
 
 
-cdef int _pack(PackedArgs* packed, tuple args) except -1:
-    """Fill ``packed`` with ``args``; _release() must follow, also on error."""
+cdef tuple _param_sizes(Kernel kernel):
+    """The kernel's parameter sizes, asked of the driver once per Kernel."""
+    if kernel._param_sizes is None:
+        kernel._param_sizes = tuple(info.size for info in _parameters(kernel._handle))
+    return kernel._param_sizes
+
+
+cdef int _check_count(Kernel kernel, tuple sizes, tuple args) except -1:
+    if len(args) != len(sizes):
+        raise TypeError(f"kernel {kernel._name!r} takes {len(sizes)} argument(s), got {len(args)}")
+    return 0
+
+
+cdef int _pack(PackedArgs* packed, tuple args, tuple sizes) except -1:
+    """Fill ``packed`` with ``args``, each at least as wide as its parameter's size in
+    ``sizes``; _release() must follow, also on error."""
     cdef Py_ssize_t index, count = len(args)
     cdef size_t offset = 0
+    cdef size_t size
     if count > INLINE_ARGS:
         packed.slots = <void**>PyMem_Malloc(count * sizeof(void*))
     if <size_t>count * SLOT_ALIGN > INLINE_BYTES:
@@ -100,8 +115,13 @@ cdef int _pack(PackedArgs* packed, tuple args) except -1:
         raise MemoryError()
     for index in range(count):
         packed.slots[index] = packed.values + offset
-        offset += _pack_one(index, args[index], packed.values + offset)
-        offset = (offset + SLOT_ALIGN - 1) & ~(<size_t>SLOT_ALIGN - 1)
+        size = _pack_one(index, args[index], packed.values + offset)
+        if size < <size_t>sizes[index]:
+            # The driver would read past the value: garbage in the parameter's upper bytes.
+            # Wider values are fine (the driver takes the low bytes), as in NVIDIA's cuda.core.
+            raise TypeError(f"kernel argument {index}: a {type(args[index]).__name__} is {size} byte(s), but the "
+                            f"kernel's parameter {index} takes {sizes[index]}: pass a numpy scalar of that type")
+        offset = (offset + size + SLOT_ALIGN - 1) & ~(<size_t>SLOT_ALIGN - 1)
     return 0
 
 
@@ -241,7 +261,11 @@ cdef class LaunchConfig:
 
 def launch(stream, config, kernel, *kernel_args) -> None:
     """Launch ``kernel`` on ``stream`` (a Stream, or any object with ``__cuda_stream__``)
-    with ``config``, passing ``kernel_args`` by value in order."""
+    with ``config``, passing ``kernel_args`` by value in order.
+
+    The arguments must match the kernel's parameters in number, and each must be at least
+    as wide as its parameter (a wider one gives its low bytes, as in NVIDIA's cuda.core):
+    a mismatch is a TypeError, never a launch that reads past a value."""
     if type(config) is not LaunchConfig:
         raise TypeError(f"launch() config must be a LaunchConfig, got {type(config).__name__}")
     if type(kernel) is not Kernel:
@@ -251,11 +275,13 @@ def launch(stream, config, kernel, *kernel_args) -> None:
     cdef cydriver.CUfunction function = <cydriver.CUfunction>(<Kernel>kernel)._handle
     cdef unsigned int* dims = (<LaunchConfig>config).dims
     cdef unsigned int shmem_size = (<LaunchConfig>config).shmem_size
+    cdef tuple sizes = _param_sizes(<Kernel>kernel)
+    _check_count(<Kernel>kernel, sizes, kernel_args)
     cdef PackedArgs packed
     packed.slots = packed.inline_slots
     packed.values = packed.inline_values
     try:
-        _pack(&packed, kernel_args)
+        _pack(&packed, kernel_args, sizes)
         with nogil:
             HANDLE_RETURN(cydriver.cuLaunchKernel(function, dims[0], dims[1], dims[2], dims[3], dims[4], dims[5],
                                                   shmem_size, handle, packed.slots, NULL))
