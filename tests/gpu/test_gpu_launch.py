@@ -212,6 +212,17 @@ def test_cubin_from_nvcc_loads_and_runs(cuda_core, device, nvcc_cubin) -> None:
         np.testing.assert_array_equal(to_host(d_data, stream, np.float32, n), data * np.float32(3.0))
 
 
+def test_python_float_for_a_float_parameter_is_its_value(cuda_core, device, nvcc_cubin) -> None:
+    """Python floats pack as doubles, as in NVIDIA's cuda.core; for a 4-byte parameter the
+    value goes as a float, not as the double's low bytes."""
+    kernel = cuda_core.ObjectCode.from_cubin(nvcc_cubin.read_bytes()).get_kernel("scale")
+    data = np.arange(256, dtype=np.float32)
+    stream = device.create_stream()
+    d_data = to_device(device, stream, data)
+    cuda_core.launch(stream, cuda_core.LaunchConfig(grid=1, block=256), kernel, d_data, 0.5, 256)
+    np.testing.assert_array_equal(to_host(d_data, stream, np.float32, 256), data * np.float32(0.5))
+
+
 def test_launch_order_and_timing_on_one_stream(cuda_core, device, nvcc_cubin) -> None:
     """Ten launches between two timed events: ordered on the stream, and timed."""
     code = cuda_core.ObjectCode.from_cubin(nvcc_cubin.read_bytes())

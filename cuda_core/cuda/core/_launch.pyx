@@ -121,8 +121,19 @@ cdef int _pack(PackedArgs* packed, tuple args, tuple sizes) except -1:
             # Wider values are fine (the driver takes the low bytes), as in NVIDIA's cuda.core.
             raise TypeError(f"kernel argument {index}: a {type(args[index]).__name__} is {size} byte(s), but the "
                             f"kernel's parameter {index} takes {sizes[index]}: pass a numpy scalar of that type")
+        if size == 8 and <size_t>sizes[index] == 4 and type(args[index]) is float:
+            # A Python float for a float parameter: its value as a float, not a double's low bytes.
+            _narrow_to_float(packed.values + offset)
         offset = (offset + size + SLOT_ALIGN - 1) & ~(<size_t>SLOT_ALIGN - 1)
     return 0
+
+
+cdef inline void _narrow_to_float(uint8_t* slot) noexcept:
+    cdef double wide
+    cdef float narrow
+    memcpy(&wide, slot, sizeof(wide))
+    narrow = <float>wide
+    memcpy(slot, &narrow, sizeof(narrow))
 
 
 cdef void _release(PackedArgs* packed) noexcept:
@@ -265,7 +276,8 @@ def launch(stream, config, kernel, *kernel_args) -> None:
 
     The arguments must match the kernel's parameters in number, and each must be at least
     as wide as its parameter (a wider one gives its low bytes, as in NVIDIA's cuda.core):
-    a mismatch is a TypeError, never a launch that reads past a value."""
+    a mismatch is a TypeError, never a launch that reads past a value. A Python float for
+    a 4-byte parameter is passed as a float."""
     if type(config) is not LaunchConfig:
         raise TypeError(f"launch() config must be a LaunchConfig, got {type(config).__name__}")
     if type(kernel) is not Kernel:
