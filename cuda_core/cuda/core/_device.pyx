@@ -4,7 +4,7 @@ import threading
 from collections import namedtuple
 
 cimport cuda.bindings.cydriver as cydriver
-from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device, ensure_driver
+from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device, device_count, ensure_driver
 
 # compat_device_get_uuid: cuDeviceGetUuid on 13, cuDeviceGetUuid_v2 on 12.
 include "driver_compat.pxi"
@@ -63,13 +63,6 @@ cdef int _attribute(cydriver.CUdevice_attribute attribute, cydriver.CUdevice dev
     with nogil:
         HANDLE_RETURN(cydriver.cuDeviceGetAttribute(&value, attribute, device))
     return value
-
-
-cdef int _device_count() except -1:
-    cdef int count = 0
-    with nogil:
-        HANDLE_RETURN(cydriver.cuDeviceGetCount(&count))
-    return count
 
 
 class DeviceProperties:
@@ -144,7 +137,7 @@ class Device:
         ensure_driver()
         if device_id is None:
             device_id = max(current_device(), 0)
-        count = _device_count()
+        count = device_count()
         if not isinstance(device_id, int) or not 0 <= device_id < count:
             raise ValueError(f"device_id must be an int in [0, {count}), got {device_id!r}")
         devices = getattr(_per_thread, "devices", None)

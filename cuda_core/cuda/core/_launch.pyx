@@ -15,7 +15,7 @@ from libc.string cimport memcpy
 
 cimport cuda.bindings.cydriver as cydriver
 from cuda.core._memory cimport Buffer
-from cuda.core._module cimport Kernel, _parameters
+from cuda.core._module cimport Kernel
 from cuda.core._stream cimport Stream, as_stream
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
 
@@ -86,13 +86,6 @@ cdef struct PackedArgs:
     uint8_t inline_values[INLINE_BYTES]
     void** slots
     uint8_t* values
-
-
-cdef tuple _param_sizes(Kernel kernel):
-    """The kernel's parameter sizes, asked of the driver once per Kernel."""
-    if kernel._param_sizes is None:
-        kernel._param_sizes = tuple(info.size for info in _parameters(kernel._handle))
-    return kernel._param_sizes
 
 
 cdef int _check_count(Kernel kernel, tuple sizes, tuple args) except -1:
@@ -287,7 +280,7 @@ def launch(stream, config, kernel, *kernel_args) -> None:
     cdef cydriver.CUfunction function = <cydriver.CUfunction>(<Kernel>kernel)._handle
     cdef unsigned int* dims = (<LaunchConfig>config).dims
     cdef unsigned int shmem_size = (<LaunchConfig>config).shmem_size
-    cdef tuple sizes = _param_sizes(<Kernel>kernel)
+    cdef tuple sizes = (<Kernel>kernel)._parameter_sizes()
     _check_count(<Kernel>kernel, sizes, kernel_args)
     cdef PackedArgs packed
     packed.slots = packed.inline_slots

@@ -11,7 +11,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from cuda.core._stream cimport Stream, as_stream
-from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device, ensure_driver
+from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device, device_count, ensure_driver
 
 # compat_mem_prefetch, compat_mem_advise: a CUmemLocation on 13, a device ordinal on 12.
 include "driver_compat.pxi"
@@ -202,13 +202,6 @@ cdef cydriver.CUdeviceptr _pointer_value(object ptr) except? 0:
     if ptr is None:
         return 0
     return <cydriver.CUdeviceptr>int(ptr)
-
-
-cdef int _device_count() except -1:
-    cdef int count = 0
-    with nogil:
-        HANDLE_RETURN(cydriver.cuDeviceGetCount(&count))
-    return count
 
 
 cdef int _pointer_device_type(cydriver.CUdeviceptr ptr) except -1:
@@ -499,8 +492,7 @@ cdef int _device_ordinal(object device) except -1:
         ordinal = device.device_id
     else:
         raise TypeError(f"device_id must be a Device or an int, got {type(device).__name__}")
-    ensure_driver()
-    count = _device_count()
+    count = device_count()
     if not 0 <= ordinal < count:
         raise ValueError(f"device_id must be in [0, {count}), got {ordinal}")
     return ordinal
@@ -737,8 +729,7 @@ cdef list _accessed_by(Buffer buffer):
     """The locations advised to access the whole range (one slot per device, plus the host)."""
     cdef cydriver.CUdeviceptr ptr = buffer._live_ptr()
     cdef size_t size = buffer._size
-    ensure_driver()
-    cdef size_t slots = _device_count() + 1
+    cdef size_t slots = device_count() + 1
     cdef int* ordinals = <int*>malloc(slots * sizeof(int))
     if ordinals == NULL:
         raise MemoryError("no host memory left to query accessed-by advice")

@@ -18,8 +18,7 @@ cdef class Kernel:
     cdef ObjectCode _object_code      # keeps the library loaded while the kernel lives
     cdef str _name
     cdef object _attributes           # the KernelAttributes view, made on first use
-    cdef tuple _param_sizes           # each parameter's size in bytes, read on first launch
+    cdef tuple _param_sizes           # each parameter's size in bytes, asked of the driver once
 
-
-# ParamInfo(offset, size) of each parameter of ``kernel``, in order.
-cdef list _parameters(cydriver.CUkernel kernel)
+    # The sizes of the kernel's parameters, in order (cached).
+    cdef tuple _parameter_sizes(self)

@@ -301,10 +301,15 @@ cdef class Kernel:
             self._attributes = attributes
         return self._attributes
 
+    cdef tuple _parameter_sizes(self):
+        if self._param_sizes is None:
+            self._param_sizes = tuple(info.size for info in _parameters(self._handle))
+        return self._param_sizes
+
     @property
     def num_arguments(self) -> int:
         """How many parameters the kernel takes."""
-        return len(_parameters(self._handle))
+        return len(self._parameter_sizes())
 
     @property
     def arguments_info(self) -> list:

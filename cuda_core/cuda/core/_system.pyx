@@ -1,16 +1,12 @@
 """cuda.core.system: what the driver reports about this machine."""
 
 cimport cuda.bindings.cydriver as cydriver
-from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, ensure_driver
+from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, device_count, ensure_driver
 
 
 def get_num_devices() -> int:
     """The number of CUDA devices the driver sees."""
-    cdef int count = 0
-    ensure_driver()
-    with nogil:
-        HANDLE_RETURN(cydriver.cuDeviceGetCount(&count))
-    return count
+    return device_count()
 
 
 def get_driver_version() -> tuple[int, int]:

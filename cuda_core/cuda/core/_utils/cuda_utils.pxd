@@ -12,5 +12,8 @@ cdef int HANDLE_RETURN(cydriver.CUresult result) except -1 nogil
 # Load and initialise the driver once; raise DriverNotFoundError without one.
 cdef int ensure_driver() except -1
 
+# How many devices the driver sees (loading the driver first).
+cdef int device_count() except -1
+
 # The device of this thread's current context, or -1 when no context is current.
 cdef int current_device() except -2

@@ -95,6 +95,14 @@ def init_driver() -> None:
     ensure_driver()
 
 
+cdef int device_count() except -1:
+    cdef int count = 0
+    ensure_driver()
+    with nogil:
+        HANDLE_RETURN(cydriver.cuDeviceGetCount(&count))
+    return count
+
+
 cdef int current_device() except -2:
     cdef cydriver.CUcontext context = NULL
     cdef cydriver.CUdevice device = -1
