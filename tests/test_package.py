@@ -49,7 +49,7 @@ def test_public_names_and_compiled_major(installed: dict[int, Path], venvs: dict
     assert {"Buffer", "CUDAError", "Device", "DeviceMemoryResource", "Event", "EventOptions", "Kernel", "LaunchConfig",
             "LegacyPinnedMemoryResource", "ObjectCode", "Program", "ProgramOptions", "Stream", "StreamOptions",
             "launch", "system"} <= set(names)
-    assert (compiled_major, device_module, launch_module) == (major, "cuda.core._device", "cuda.core._launch")
+    assert (compiled_major, device_module, launch_module) == (major, "cuda.core._device", "cuda.core._launcher")
 
 
 @pytest.mark.parametrize("major", [12, 13])

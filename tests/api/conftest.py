@@ -14,7 +14,7 @@ def driver_available() -> bool:
     """Whether a CUDA driver can be loaded here."""
     import cuda.core
     try:
-        cuda.core.system.num_devices
+        cuda.core.system.get_num_devices()
     except cuda.core.DriverNotFoundError:
         return False
     return True

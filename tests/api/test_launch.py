@@ -12,7 +12,7 @@ import pytest
 
 @pytest.fixture(scope="module")
 def packed(cuda_core):
-    from cuda.core._launch import _packed_arguments
+    from cuda.core._kernel_arg_handler import _packed_arguments
     return _packed_arguments
 
 

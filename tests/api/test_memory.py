@@ -9,7 +9,7 @@ import gc
 import numpy as np
 import pytest
 
-PUBLIC_NAMES = ("Buffer", "DeviceMemoryResource", "Host", "LegacyPinnedMemoryResource", "ManagedBuffer",
+PUBLIC_NAMES = ("Buffer", "DeviceMemoryResource", "LegacyPinnedMemoryResource", "ManagedBuffer",
                 "ManagedMemoryResource", "MemoryResource")
 
 
@@ -81,6 +81,8 @@ def test_public_names_are_exported(cuda_core, memory) -> None:
     for name in PUBLIC_NAMES:
         assert getattr(cuda_core, name) is getattr(memory, name), name
         assert name in cuda_core.__all__, name
+    from cuda.core._host import Host
+    assert cuda_core.Host is Host and "Host" in cuda_core.__all__
 
 
 def test_buffers_are_not_constructed_directly(memory) -> None:
@@ -247,14 +249,14 @@ def test_copies_check_their_arguments_first(host_resource) -> None:
         small.copy_to(small)
 
 
-def test_host_is_the_whole_host(memory) -> None:
-    assert memory.Host() is memory.Host()
-    assert memory.Host().numa_id is None and memory.Host().is_numa_current is False
-    assert repr(memory.Host()) == "Host()"
+def test_host_is_the_whole_host(cuda_core) -> None:
+    assert cuda_core.Host() is cuda_core.Host()
+    assert cuda_core.Host().numa_id is None and cuda_core.Host().is_numa_current is False
+    assert repr(cuda_core.Host()) == "Host()"
     with pytest.raises(NotImplementedError, match=r"Host\(numa_id=...\).*use Host\(\)"):
-        memory.Host(numa_id=1)
+        cuda_core.Host(numa_id=1)
     with pytest.raises(NotImplementedError, match="numa_current"):
-        memory.Host.numa_current()
+        cuda_core.Host.numa_current()
 
 
 def test_driver_work_without_a_driver_is_a_clean_error(cuda_core, memory, host_resource, no_driver) -> None:

@@ -61,7 +61,7 @@ def test_factories_refuse_direct_construction(cuda_core) -> None:
 
 
 def test_no_driver_is_one_clear_error(cuda_core, no_driver) -> None:
-    for action in (lambda: cuda_core.Device(), lambda: cuda_core.Device(0), lambda: cuda_core.system.num_devices,
-                   lambda: cuda_core.system.driver_version, cuda_core.system.get_num_devices):
+    for action in (lambda: cuda_core.Device(), lambda: cuda_core.Device(0), cuda_core.system.get_num_devices,
+                   cuda_core.system.get_user_mode_driver_version):
         with pytest.raises(cuda_core.DriverNotFoundError, match="no CUDA driver found"):
             action()

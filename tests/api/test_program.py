@@ -46,7 +46,7 @@ def core(cuda_core):
         nvrtc.nvrtcVersion()
     except Exception as err:
         try:
-            cuda_core.system.num_devices
+            cuda_core.system.get_num_devices()
         except cuda_core.DriverNotFoundError:
             raise err from None  # the CPU machines must have NVRTC: fail
         pytest.skip(f"NVRTC cannot be loaded here ({err})")

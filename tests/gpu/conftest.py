@@ -13,7 +13,7 @@ import pytest
 def cuda_core():
     import cuda.core
     try:
-        count = cuda.core.system.num_devices
+        count = cuda.core.system.get_num_devices()
     except cuda.core.DriverNotFoundError as err:
         pytest.skip(str(err))
     if count == 0:

@@ -25,8 +25,8 @@ def test_build_major_matches_bindings(cuda_core) -> None:
 def test_driver_version_and_count(cuda_core) -> None:
     from cuda.bindings import driver
     version = driver_value(driver.cuDriverGetVersion)
-    assert cuda_core.system.driver_version == (version // 1000, version % 1000 // 10)
-    assert cuda_core.system.num_devices == driver_value(driver.cuDeviceGetCount) >= 1
+    assert cuda_core.system.get_user_mode_driver_version() == (version // 1000, version % 1000 // 10)
+    assert cuda_core.system.get_num_devices() == driver_value(driver.cuDeviceGetCount) >= 1
 
 
 def test_device_properties(cuda_core) -> None:
@@ -68,7 +68,7 @@ def test_set_current_makes_the_primary_context_current(cuda_core) -> None:
 
 def test_invalid_device_id_is_a_clear_error(cuda_core) -> None:
     with pytest.raises(ValueError, match="device_id must be an int"):
-        cuda_core.Device(cuda_core.system.num_devices)
+        cuda_core.Device(cuda_core.system.get_num_devices())
 
 
 ATTRIBUTE = "CU_DEVICE_ATTRIBUTE_"

@@ -21,19 +21,22 @@ def _check_bindings_major() -> None:
 
 _check_bindings_major()
 
-from cuda.core._utils.cuda_utils import CUDAError, DriverNotFoundError, NVRTCError  # noqa: E402
-from cuda.core._device import ComputeCapability, Context, Device, DeviceProperties  # noqa: E402
+from cuda.core import system  # noqa: E402
+from cuda.core._context import Context  # noqa: E402
+from cuda.core._device import ComputeCapability, Device, DeviceProperties  # noqa: E402
 from cuda.core._event import Event, EventOptions  # noqa: E402
-from cuda.core._launch import LaunchConfig, launch  # noqa: E402
+from cuda.core._host import Host  # noqa: E402
+from cuda.core._launch_config import LaunchConfig  # noqa: E402
+from cuda.core._launcher import launch  # noqa: E402
+from cuda.core._memory import (Buffer, DeviceMemoryResource, LegacyPinnedMemoryResource, ManagedBuffer,  # noqa: E402
+                               ManagedMemoryResource, MemoryResource)
 from cuda.core._module import Kernel, ObjectCode  # noqa: E402
 from cuda.core._program import Program, ProgramOptions  # noqa: E402
-from cuda.core._memory import (Buffer, DeviceMemoryResource, Host, LegacyPinnedMemoryResource,  # noqa: E402
-                               ManagedBuffer, ManagedMemoryResource, MemoryResource)
 from cuda.core._stream import Stream, StreamOptions  # noqa: E402
-from cuda.core._system import System, system  # noqa: E402
+from cuda.core._utils.cuda_utils import CUDAError, DriverNotFoundError, NVRTCError  # noqa: E402
 
 __version__ = _build_info.version
 __all__ = ["Buffer", "CUDAError", "ComputeCapability", "Context", "Device", "DeviceMemoryResource", "DeviceProperties",
            "DriverNotFoundError", "Event", "EventOptions", "Host", "Kernel", "LaunchConfig", "LegacyPinnedMemoryResource",
            "ManagedBuffer", "ManagedMemoryResource", "MemoryResource", "NVRTCError", "ObjectCode", "Program",
-           "ProgramOptions", "Stream", "StreamOptions", "System", "launch", "system"]
+           "ProgramOptions", "Stream", "StreamOptions", "launch", "system"]

@@ -26,7 +26,7 @@ def build_info() -> dict[str, object]:
 def devices() -> dict[str, object]:
     """The driver's view: its version and each device, or why there is none."""
     try:
-        count = cuda.core.system.num_devices
+        count = cuda.core.system.get_num_devices()
     except cuda.core.DriverNotFoundError as err:
         return {"driver": None, "error": str(err), "devices": []}
     listed = []
@@ -34,7 +34,7 @@ def devices() -> dict[str, object]:
         device = cuda.core.Device(ordinal)
         listed.append({"device_id": ordinal, "name": device.name, "arch": device.arch,
                        "compute_capability": list(device.compute_capability), "uuid": device.uuid})
-    major, minor = cuda.core.system.driver_version
+    major, minor = cuda.core.system.get_user_mode_driver_version()
     return {"driver": f"{major}.{minor}", "devices": listed}
 
 

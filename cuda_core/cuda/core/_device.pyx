@@ -4,6 +4,7 @@ import threading
 from collections import namedtuple
 
 cimport cuda.bindings.cydriver as cydriver
+from cuda.core._context import Context
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device, device_count, ensure_driver
 
 # compat_device_get_uuid: cuDeviceGetUuid on 13, cuDeviceGetUuid_v2 on 12.
@@ -90,41 +91,6 @@ class DeviceProperties:
 
     def __repr__(self) -> str:
         return f"<DeviceProperties of device {self._device_id}>"
-
-
-class Context:
-    """A CUDA context; ``Device.context`` and ``Stream.context`` give one."""
-
-    __slots__ = ("_handle", "_device_id")
-
-    def __init__(self, *args, **kwargs) -> None:
-        raise RuntimeError("Context objects are made by Device.context or Stream.context")
-
-    @classmethod
-    def _from_handle(cls, handle: int, device_id: int) -> "Context":
-        context = object.__new__(cls)
-        context._handle = handle
-        context._device_id = device_id
-        return context
-
-    @property
-    def handle(self):
-        """The driver's CUcontext."""
-        from cuda.bindings import driver
-        return driver.CUcontext(self._handle)
-
-    @property
-    def device_id(self) -> int:
-        return self._device_id
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Context) and other._handle == self._handle
-
-    def __hash__(self) -> int:
-        return hash(self._handle)
-
-    def __repr__(self) -> str:
-        return f"<Context {self._handle:#x} of device {self._device_id}>"
 
 
 class Device:
@@ -220,13 +186,13 @@ class Device:
         """Where ``allocate`` takes memory from: by default this device's stream-ordered
         DeviceMemoryResource (the device's memory pool)."""
         if self._memory_resource is None:
-            from cuda.core._memory import DeviceMemoryResource
+            from cuda.core._memory._device_memory_resource import DeviceMemoryResource
             self._memory_resource = DeviceMemoryResource(self._device_id)
         return self._memory_resource
 
     @memory_resource.setter
     def memory_resource(self, resource) -> None:
-        from cuda.core._memory import MemoryResource
+        from cuda.core._memory._buffer import MemoryResource
         if not isinstance(resource, MemoryResource):
             raise TypeError(f"memory_resource must be a MemoryResource, got {type(resource).__name__}")
         self._memory_resource = resource

@@ -52,7 +52,7 @@ cdef class Stream:
         cdef cydriver.CUstream stream = self._live_handle()
         with nogil:
             HANDLE_RETURN(cydriver.cuStreamGetCtx(stream, &context))
-        from cuda.core._device import Context
+        from cuda.core._context import Context
         return Context._from_handle(<size_t>context, self._device_id)
 
     @property

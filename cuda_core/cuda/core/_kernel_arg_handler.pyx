@@ -1,7 +1,7 @@
-"""cuda.core launches: LaunchConfig, launch(), and the packing of kernel arguments in C.
+"""Kernel arguments packed in C for cuLaunchKernel.
 
-The packing classifies each argument's type once (cached per type) and copies its
-value into a small stack buffer; cuLaunchKernel then gets an array of pointers into
+Each argument's type is classified once (cached per type) and its value copied into a
+small buffer on launch()'s stack; cuLaunchKernel then gets an array of pointers into
 it. There is no Python-level work per argument beyond one type lookup.
 """
 
@@ -14,10 +14,13 @@ from libc.stdint cimport int64_t, uint8_t
 from libc.string cimport memcpy
 
 cimport cuda.bindings.cydriver as cydriver
-from cuda.core._memory cimport Buffer
-from cuda.core._module cimport Kernel
-from cuda.core._stream cimport Stream, as_stream
-from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
+from cuda.core._memory._buffer cimport Buffer
+
+cdef enum:
+    # Every value starts at a multiple of this: enough for any scalar kernels take by value.
+    SLOT_ALIGN = 16
+    # The widest value packed from a numpy or ctypes scalar (complex128, long double).
+    MAX_SCALAR_BYTES = 16
 
 # How an argument of a given type is packed.
 cdef enum ArgKind:
@@ -28,15 +31,6 @@ cdef enum ArgKind:
     KIND_FLOAT = 4       # Python float: double
     KIND_COMPLEX = 5     # Python complex: two doubles
     KIND_RAW_BYTES = 6   # numpy scalar or ctypes scalar/pointer: its own bytes (buffer protocol)
-
-cdef enum:
-    # Arguments up to this many, of up to INLINE_BYTES packed, need no heap allocation.
-    INLINE_ARGS = 32
-    INLINE_BYTES = 512
-    # Every value starts at a multiple of this: enough for any scalar kernels take by value.
-    SLOT_ALIGN = 16
-    # The widest value packed from a numpy or ctypes scalar (complex128, long double).
-    MAX_SCALAR_BYTES = 16
 
 # type -> ArgKind, filled on first sight of each type.
 cdef dict _kind_of_type = {}
@@ -79,27 +73,14 @@ cdef inline int _kind(object arg) except -1:
     return _classify(type(arg)) if known is None else <int>known
 
 
-# The packed values of one launch and the pointer to each (cuLaunchKernel's kernelParams).
-# It lives on the C stack of launch(); the heap is used only past the inline room.
-cdef struct PackedArgs:
-    void* inline_slots[INLINE_ARGS]
-    uint8_t inline_values[INLINE_BYTES]
-    void** slots
-    uint8_t* values
-
-
-cdef int _check_count(Kernel kernel, tuple sizes, tuple args) except -1:
-    if len(args) != len(sizes):
-        raise TypeError(f"kernel {kernel._name!r} takes {len(sizes)} argument(s), got {len(args)}")
-    return 0
-
-
-cdef int _pack(PackedArgs* packed, tuple args, tuple sizes) except -1:
+cdef int pack_arguments(PackedArgs* packed, tuple args, tuple sizes) except -1:
     """Fill ``packed`` with ``args``, each at least as wide as its parameter's size in
-    ``sizes``; _release() must follow, also on error."""
+    ``sizes``; release_arguments() must follow, also on error."""
     cdef Py_ssize_t index, count = len(args)
     cdef size_t offset = 0
     cdef size_t size
+    packed.slots = packed.inline_slots
+    packed.values = packed.inline_values
     if count > INLINE_ARGS:
         packed.slots = <void**>PyMem_Malloc(count * sizeof(void*))
     if <size_t>count * SLOT_ALIGN > INLINE_BYTES:
@@ -129,7 +110,7 @@ cdef inline void _narrow_to_float(uint8_t* slot) noexcept:
     memcpy(slot, &narrow, sizeof(narrow))
 
 
-cdef void _release(PackedArgs* packed) noexcept:
+cdef void release_arguments(PackedArgs* packed) noexcept:
     if packed.slots != NULL and packed.slots != packed.inline_slots:
         PyMem_Free(packed.slots)
     if packed.values != NULL and packed.values != packed.inline_values:
@@ -201,94 +182,3 @@ def _packed_arguments(*kernel_args) -> list[bytes]:
         size = _pack_one(index, arg, slot)
         result.append(slot[:size])
     return result
-
-
-cdef tuple _dims(object value, str name):
-    """A grid or block given as an int or a 1-3 tuple of positive ints, as a 3-tuple."""
-    dims = (value,) if isinstance(value, int) else value
-    if not isinstance(dims, tuple) or not 1 <= len(dims) <= 3 or \
-            not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in dims):
-        raise ValueError(f"LaunchConfig {name} must be a positive int or a tuple of 1 to 3 positive ints, "
-                         f"got {value!r}")
-    if any(d > 0xFFFFFFFF for d in dims):
-        raise ValueError(f"LaunchConfig {name} {value!r} does not fit 32-bit dimensions")
-    return dims + (1,) * (3 - len(dims))
-
-
-cdef class LaunchConfig:
-    """How a kernel is launched: ``grid`` and ``block`` (an int or a 1-3 tuple of ints),
-    and ``shmem_size``, the bytes of dynamic shared memory per block."""
-
-    cdef readonly tuple grid
-    cdef readonly tuple block
-    cdef readonly unsigned int shmem_size
-    cdef unsigned int dims[6]
-
-    def __init__(self, grid=None, cluster=None, block=None, shmem_size=None, cooperative_launch=False):
-        if grid is None or block is None:
-            raise ValueError("LaunchConfig needs both grid and block, e.g. LaunchConfig(grid=(n + 255) // 256, block=256)")
-        if cluster is not None:
-            raise NotImplementedError("thread block clusters (LaunchConfig cluster=) are not supported by this "
-                                      "cuda.core build yet")
-        if cooperative_launch:
-            raise NotImplementedError("cooperative launches are not supported by this cuda.core build yet")
-        shmem_size = 0 if shmem_size is None else shmem_size
-        if not isinstance(shmem_size, int) or isinstance(shmem_size, bool) or not 0 <= shmem_size <= 0xFFFFFFFF:
-            raise ValueError(f"LaunchConfig shmem_size must be a non-negative int (bytes), got {shmem_size!r}")
-        self.grid = _dims(grid, "grid")
-        self.block = _dims(block, "block")
-        self.shmem_size = shmem_size
-        for axis in range(3):
-            self.dims[axis] = self.grid[axis]
-            self.dims[3 + axis] = self.block[axis]
-
-    @property
-    def cluster(self):
-        return None
-
-    @property
-    def cooperative_launch(self) -> bool:
-        return False
-
-    def __eq__(self, other) -> bool:
-        if not isinstance(other, LaunchConfig):
-            return NotImplemented
-        return (self.grid, self.block, self.shmem_size) == \
-            ((<LaunchConfig>other).grid, (<LaunchConfig>other).block, (<LaunchConfig>other).shmem_size)
-
-    def __hash__(self) -> int:
-        return hash((self.grid, self.block, self.shmem_size))
-
-    def __repr__(self) -> str:
-        return f"LaunchConfig(grid={self.grid}, block={self.block}, shmem_size={self.shmem_size})"
-
-
-def launch(stream, config, kernel, *kernel_args) -> None:
-    """Launch ``kernel`` on ``stream`` (a Stream, or any object with ``__cuda_stream__``)
-    with ``config``, passing ``kernel_args`` by value in order.
-
-    The arguments must match the kernel's parameters in number, and each must be at least
-    as wide as its parameter (a wider one gives its low bytes, as in NVIDIA's cuda.core):
-    a mismatch is a TypeError, never a launch that reads past a value. A Python float for
-    a 4-byte parameter is passed as a float."""
-    if type(config) is not LaunchConfig:
-        raise TypeError(f"launch() config must be a LaunchConfig, got {type(config).__name__}")
-    if type(kernel) is not Kernel:
-        raise TypeError(f"launch() kernel must be a Kernel (from ObjectCode.get_kernel), got {type(kernel).__name__}")
-    cdef Stream target = <Stream>stream if type(stream) is Stream else as_stream(stream)
-    cdef cydriver.CUstream handle = target._live_handle()
-    cdef cydriver.CUfunction function = <cydriver.CUfunction>(<Kernel>kernel)._handle
-    cdef unsigned int* dims = (<LaunchConfig>config).dims
-    cdef unsigned int shmem_size = (<LaunchConfig>config).shmem_size
-    cdef tuple sizes = (<Kernel>kernel)._parameter_sizes()
-    _check_count(<Kernel>kernel, sizes, kernel_args)
-    cdef PackedArgs packed
-    packed.slots = packed.inline_slots
-    packed.values = packed.inline_values
-    try:
-        _pack(&packed, kernel_args, sizes)
-        with nogil:
-            HANDLE_RETURN(cydriver.cuLaunchKernel(function, dims[0], dims[1], dims[2], dims[3], dims[4], dims[5],
-                                                  shmem_size, handle, packed.slots, NULL))
-    finally:
-        _release(&packed)

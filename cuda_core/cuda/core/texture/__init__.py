@@ -1,0 +1,3 @@
+"""cuda.core.texture: opaque arrays, texture and surface objects (not built yet)."""
+
+__all__: list[str] = []
