@@ -21,22 +21,25 @@ def _check_bindings_major() -> None:
 
 _check_bindings_major()
 
+# The public names, module by module, as NVIDIA's cuda.core 1.2 lays them out: each module's
+# __all__ is what it contributes here.
 from cuda.core import system  # noqa: E402
-from cuda.core._context import Context  # noqa: E402
-from cuda.core._device import ComputeCapability, Device, DeviceProperties  # noqa: E402
-from cuda.core._event import Event, EventOptions  # noqa: E402
-from cuda.core._host import Host  # noqa: E402
-from cuda.core._launch_config import LaunchConfig  # noqa: E402
-from cuda.core._launcher import launch  # noqa: E402
-from cuda.core._memory import (Buffer, DeviceMemoryResource, LegacyPinnedMemoryResource, ManagedBuffer,  # noqa: E402
-                               ManagedMemoryResource, MemoryResource)
-from cuda.core._module import Kernel, ObjectCode  # noqa: E402
-from cuda.core._program import Program, ProgramOptions  # noqa: E402
-from cuda.core._stream import Stream, StreamOptions  # noqa: E402
-from cuda.core._utils.cuda_utils import CUDAError, DriverNotFoundError, NVRTCError  # noqa: E402
+from cuda.core import (_context, _device, _event, _host, _launch_config, _launcher, _memory, _module,  # noqa: E402
+                       _program, _stream)
+from cuda.core._context import *  # noqa: E402,F403
+from cuda.core._device import *  # noqa: E402,F403
+from cuda.core._event import *  # noqa: E402,F403
+from cuda.core._host import *  # noqa: E402,F403
+from cuda.core._launch_config import *  # noqa: E402,F403
+from cuda.core._launcher import *  # noqa: E402,F403
+from cuda.core._memory import *  # noqa: E402,F403
+from cuda.core._module import *  # noqa: E402,F403
+from cuda.core._program import *  # noqa: E402,F403
+from cuda.core._stream import *  # noqa: E402,F403
+
+# Beyond NVIDIA's names: the errors, which NVIDIA's cuda.core keeps in cuda.core._utils.cuda_utils.
+from cuda.core._utils.cuda_utils import CUDAError, DriverNotFoundError, NVRTCError  # noqa: E402,F401
 
 __version__ = _build_info.version
-__all__ = ["Buffer", "CUDAError", "ComputeCapability", "Context", "Device", "DeviceMemoryResource", "DeviceProperties",
-           "DriverNotFoundError", "Event", "EventOptions", "Host", "Kernel", "LaunchConfig", "LegacyPinnedMemoryResource",
-           "ManagedBuffer", "ManagedMemoryResource", "MemoryResource", "NVRTCError", "ObjectCode", "Program",
-           "ProgramOptions", "Stream", "StreamOptions", "launch", "system"]
+__all__ = [*_context.__all__, *_device.__all__, *_event.__all__, *_host.__all__, *_launch_config.__all__,
+           *_launcher.__all__, *_memory.__all__, *_module.__all__, *_program.__all__, *_stream.__all__]

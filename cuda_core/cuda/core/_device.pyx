@@ -10,6 +10,8 @@ from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device, device_c
 # compat_device_get_uuid: cuDeviceGetUuid on 13, cuDeviceGetUuid_v2 on 12.
 include "driver_compat.pxi"
 
+__all__ = ['Device']
+
 cdef extern from "uuid_format.hpp" nogil:
     void cuda_core_format_uuid(const unsigned char* bytes, char* out)
 

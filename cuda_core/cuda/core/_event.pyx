@@ -8,6 +8,8 @@ from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
 # compat_event_elapsed_time: cuEventElapsedTime on 13, cuEventElapsedTime_v2 on 12.
 include "driver_compat.pxi"
 
+__all__ = ['Event', 'EventOptions']
+
 
 @dataclass
 class EventOptions:

@@ -1,5 +1,7 @@
 """cuda.core LaunchConfig: the grid, block and shared memory of a kernel launch."""
 
+__all__ = ['LaunchConfig']
+
 
 cdef tuple _dims(object value, str name):
     """A grid or block given as an int or a 1-3 tuple of positive ints, as a 3-tuple."""

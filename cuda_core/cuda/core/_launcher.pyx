@@ -7,6 +7,8 @@ from cuda.core._module cimport Kernel
 from cuda.core._stream cimport Stream, as_stream
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
 
+__all__ = ['launch']
+
 
 cdef int _check_count(Kernel kernel, tuple sizes, tuple args) except -1:
     if len(args) != len(sizes):

@@ -14,6 +14,8 @@ cimport cuda.bindings.cydriver as cydriver
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device, ensure_driver
 from cuda.core._utils.cuda_utils import CUDAError
 
+__all__ = ['Kernel', 'ObjectCode']
+
 # One kernel parameter as the driver lays it out: its byte offset and size.
 ParamInfo = namedtuple("ParamInfo", ("offset", "size"))
 

@@ -15,6 +15,8 @@ from cuda.core._utils.cuda_utils cimport ensure_driver
 from cuda.core._module import ObjectCode
 from cuda.core._utils.cuda_utils import BUILD_MAJOR, DriverNotFoundError, NVRTCError
 
+__all__ = ['Program', 'ProgramOptions']
+
 _ARCH = re.compile(r"(sm|compute)_\d+[af]?")
 _STD = re.compile(r"c\+\+\d\d")
 _TARGETS = ("ptx", "cubin", "ltoir")

@@ -6,6 +6,8 @@ cimport cuda.bindings.cydriver as cydriver
 from cuda.core._event cimport Event, new_event
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device
 
+__all__ = ['Stream', 'StreamOptions']
+
 
 @dataclass
 class StreamOptions:

@@ -1,10 +1,12 @@
 """cuda.core memory: Buffer, the MemoryResource interface and the driver's memory resources."""
 
-from cuda.core._memory._buffer import Buffer, MemoryResource
-from cuda.core._memory._device_memory_resource import DeviceMemoryResource
-from cuda.core._memory._legacy import LegacyPinnedMemoryResource
-from cuda.core._memory._managed_buffer import ManagedBuffer
-from cuda.core._memory._managed_memory_resource import ManagedMemoryResource
+from cuda.core._memory import (_buffer, _device_memory_resource, _legacy, _managed_buffer,
+                               _managed_memory_resource)
+from cuda.core._memory._buffer import *  # noqa: F403
+from cuda.core._memory._device_memory_resource import *  # noqa: F403
+from cuda.core._memory._legacy import *  # noqa: F403
+from cuda.core._memory._managed_buffer import *  # noqa: F403
+from cuda.core._memory._managed_memory_resource import *  # noqa: F403
 
-__all__ = ["Buffer", "DeviceMemoryResource", "LegacyPinnedMemoryResource", "ManagedBuffer", "ManagedMemoryResource",
-           "MemoryResource"]
+__all__ = [*_buffer.__all__, *_device_memory_resource.__all__, *_legacy.__all__, *_managed_buffer.__all__,
+           *_managed_memory_resource.__all__]

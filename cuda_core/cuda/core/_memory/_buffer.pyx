@@ -12,6 +12,8 @@ from cuda.core._dlpack cimport export_bytes, kDLCPU, kDLCUDA, kDLCUDAHost, kDLCU
 from cuda.core._stream cimport Stream, as_stream
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device, ensure_driver
 
+__all__ = ['Buffer', 'MemoryResource']
+
 
 # ---------------------------------------------------------------------------------------------
 # Helpers shared by the buffers and the resources.

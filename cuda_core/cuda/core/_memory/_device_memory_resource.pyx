@@ -7,6 +7,8 @@ from cuda.core._memory._buffer cimport (Buffer, MemoryResource, new_buffer, opti
 from cuda.core._stream cimport Stream
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, device_count
 
+__all__ = ['DeviceMemoryResource']
+
 
 cdef int _device_ordinal(object device) except -1:
     """The ordinal of a Device or an int, checked against the driver's device count."""

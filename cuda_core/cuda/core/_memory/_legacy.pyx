@@ -7,6 +7,8 @@ from cuda.core._memory._buffer cimport Buffer, HostVisibleResource, new_buffer, 
 from cuda.core._stream cimport Stream
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
 
+__all__ = ['LegacyPinnedMemoryResource']
+
 
 cdef class LegacyPinnedMemoryResource(HostVisibleResource):
     """Page-locked host memory (cuMemAllocHost / cuMemFreeHost), reachable from host and devices.

@@ -15,6 +15,8 @@ include "driver_compat.pxi"
 
 _THE_HOST = Host()
 
+__all__ = ['ManagedBuffer']
+
 
 
 cdef int _location_ordinal(object location) except -3:

@@ -7,6 +7,8 @@ from cuda.core._memory._managed_buffer cimport ManagedBuffer
 from cuda.core._stream cimport Stream
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
 
+__all__ = ['ManagedMemoryResource']
+
 
 cdef class ManagedMemoryResource(HostVisibleResource):
     """Managed (unified) memory, migrated between host and devices on demand
