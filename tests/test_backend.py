@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import EXTENSIONS, REPO_ROOT, Venv, run
-
-sys.path.insert(0, str(REPO_ROOT / "tools"))
-import cuda_core_backend as backend  # noqa: E402
-import cuda_probe  # noqa: E402
+from builds import REPO_ROOT
+from cuda_core_build import backend, facts
+from cuda_core_build import probe as cuda_probe
 
 
 def fake_toolkit(root: Path, version: int, headers: tuple[str, ...] = ("cuda.h", "nvrtc.h", "cudaProfiler.h")) -> Path:
@@ -29,7 +26,7 @@ def nothing_found(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """No CUDA_PATH/CUDA_HOME, no header wheels, and /usr/local/cuda replaced by an empty dir."""
     for variable in ("CUDA_PATH", "CUDA_HOME"):
         monkeypatch.delenv(variable, raising=False)
-    monkeypatch.setattr(cuda_probe, "_toolkit_from_wheels", lambda: None)
+    monkeypatch.setattr(cuda_probe, "_toolkit_from_wheels", lambda names: None)
     monkeypatch.setattr(cuda_probe, "DEFAULT_TOOLKIT", tmp_path / "no-cuda")
     return tmp_path / "no-cuda"
 
@@ -38,24 +35,24 @@ def test_requires_bindings_pinned_to_the_headers_found(monkeypatch: pytest.Monke
     monkeypatch.setenv("CUDA_PATH", str(fake_toolkit(tmp_path / "cuda-12.9", 12090)))
     requires = backend.get_requires_for_build_wheel({})
     assert "cuda-bindings==12.9.*" in requires
-    assert set(backend.requirement_pins("build")) <= set(requires)
+    assert set(facts.requirement_lines("build")) <= set(requires)
     assert not any(r.startswith("nvidia-") for r in requires)
 
 
 def test_no_toolkit_at_all_requires_the_cuda13_header_wheels(nothing_found: Path) -> None:
     requires = backend.get_requires_for_build_wheel({})
-    assert set(backend.requirement_pins("cu13")) <= set(requires)
+    assert set(facts.requirement_lines("cu13")) <= set(requires)
     assert any(r.startswith("nvidia-cuda-runtime==13") for r in requires)
 
 
 def test_incomplete_default_toolkit_falls_back_on_its_majors_wheels(nothing_found: Path) -> None:
     fake_toolkit(nothing_found, 12090, headers=("cuda.h",))  # a toolkit without nvrtc.h
-    assert set(backend.requirement_pins("cu12")) <= set(backend.get_requires_for_build_editable({}))
+    assert set(facts.requirement_lines("cu12")) <= set(backend.get_requires_for_build_editable({}))
 
 
 def test_requested_major_picks_the_fallback_wheels(nothing_found: Path) -> None:
     requires = backend.get_requires_for_build_wheel({"setup-args": ["-Dcuda-major=12"]})
-    assert set(backend.requirement_pins("cu12")) <= set(requires)
+    assert set(facts.requirement_lines("cu12")) <= set(requires)
 
 
 def test_an_explicit_incomplete_toolkit_is_an_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -82,56 +79,11 @@ def test_editable_build_dir_is_per_python_and_major(monkeypatch: pytest.MonkeyPa
 
 def test_metadata_requires_its_major_and_offers_only_its_extra() -> None:
     metadata = ("Metadata-Version: 2.1\nName: cuda-core\nRequires-Dist: cuda-pathfinder>=1.1\n"
-                'Provides-Extra: cu12\nRequires-Dist: cuda-bindings==12.*; extra == "cu12"\n'
-                'Provides-Extra: cu13\nRequires-Dist: cuda-bindings==13.*; extra == "cu13"\n\nREADME text\n')
+                'Provides-Extra: test\nRequires-Dist: pytest; extra == "test"\n\nREADME text\n')
     patched = backend.metadata_for_major(metadata, 12)
-    assert patched.splitlines()[:6] == ["Metadata-Version: 2.1", "Name: cuda-core",
+    assert patched.splitlines()[:8] == ["Metadata-Version: 2.1", "Name: cuda-core",
                                         "Requires-Dist: cuda-pathfinder>=1.1", "Requires-Dist: cuda-bindings==12.*",
+                                        "Provides-Extra: test", 'Requires-Dist: pytest; extra == "test"',
                                         "Provides-Extra: cu12", 'Requires-Dist: cuda-bindings==12.*; extra == "cu12"']
     assert "cu13" not in patched
     assert patched.endswith("\n\nREADME text\n")
-
-
-def test_isolated_pip_install_in_a_fresh_venv(make_checkout, tmp_path: Path, venvs: dict[int, Venv]) -> None:
-    """README's first command, for real: an isolated build (build deps and, where no complete
-    toolkit is found, NVIDIA's header wheels from PyPI), installed into a fresh venv."""
-    checkout = make_checkout("isolated")
-    fresh = tmp_path / "fresh"
-    run([sys.executable, "-m", "venv", fresh], venvs[13].env(activated=False), tmp_path)
-    env = venvs[13].env(activated=False)
-    run([fresh / "bin/python", "-m", "pip", "install", "-q", checkout], env, checkout)
-    report = json.loads(run([fresh / "bin/python", "-m", "cuda.core", "--json"], env, tmp_path).stdout)
-    major = report["build"]["cuda_major"]
-    assert major in (12, 13)
-    requires = run([fresh / "bin/python", "-c", "import importlib.metadata as m; print(m.requires('cuda-core'))"],
-                   env, tmp_path).stdout
-    assert f"cuda-bindings=={major}.*" in requires
-
-
-def test_python_m_build_makes_an_sdist_and_a_wheel_from_it(make_checkout, tmp_path: Path,
-                                                            venvs: dict[int, Venv]) -> None:
-    """`python -m build`: sdist (meson dist of the git tree), then an isolated wheel built from it."""
-    checkout = make_checkout("python-m-build")
-    env = venvs[13].env()
-    git = ["git", "-c", "user.name=test", "-c", "user.email=test@example.invalid"]
-    run([*git, "init", "-q"], env, checkout)
-    run([*git, "add", "-A"], env, checkout)
-    run([*git, "commit", "-q", "-m", "snapshot"], env, checkout)
-    run([venvs[13].python, "-m", "build", "--outdir", tmp_path / "dist", checkout], env, checkout)
-    sdist = next((tmp_path / "dist").glob("cuda_core-*.tar.gz"))
-    wheel = next((tmp_path / "dist").glob("cuda_core-*.whl"))
-    import tarfile
-    import zipfile
-    with tarfile.open(sdist) as archive:
-        names = archive.getnames()
-    assert any(n.endswith("/tools/cuda_core_backend.py") for n in names)
-    assert any(n.endswith("/cuda_core/cuda/core/meson.build") for n in names)
-    top_level = {n.split("/")[1] for n in names if n.count("/") >= 2}
-    assert not {d for d in top_level if d == "build" or d.startswith(("build-", ".venvs", ".mesonpy"))}, top_level
-    assert not any(n.endswith((".so", ".pyx.cpp", "_build_info.py")) for n in names)
-    with zipfile.ZipFile(wheel) as archive:
-        files = archive.namelist()
-        metadata = archive.read(next(n for n in files if n.endswith("METADATA"))).decode()
-    assert {f"cuda/core/{m}" for m in ("__init__.py", "_build_info.py")} <= set(files)
-    assert sum(n.endswith(".so") for n in files) == len(EXTENSIONS)
-    assert "Requires-Dist: cuda-bindings==" in metadata

@@ -1,31 +1,33 @@
-"""tools/cuda_probe.py against fake toolkit trees and the real cu12/cu13 venvs.
+"""The probe (tools/cuda_core_build) against fake toolkit trees and the real cu12/cu13 venvs.
 
-Every probe runs in a subprocess of a venv's interpreter, from an empty scratch
-directory (never the repo), with CUDA_PATH and CUDA_HOME taken out of the
-environment unless a test sets them: nothing here depends on /usr/local/cuda.
+Three ways in: tools/cuda_probe.py, the developer CLI that prints the result as JSON;
+``cuda_core_build.configure``, Meson's configure step (pin and KEY=VALUE facts); and
+``cuda_core_build.build_info``, the build step that writes _build_info.py and its depfile.
+Every run is a subprocess of a venv's interpreter, from an empty scratch directory (never
+the repo), with CUDA_PATH and CUDA_HOME taken out of the environment unless a test sets
+them: nothing here depends on /usr/local/cuda.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+import cuda_probe
+from cuda_core_build import facts
+from cuda_core_build import probe as probe_library
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PROBE = REPO_ROOT / "tools" / "cuda_probe.py"
-ERROR_PREFIX = "cuda_probe: error: "
-WHEELS = {
-    12: "nvidia-cuda-runtime-cu12 nvidia-cuda-nvrtc-cu12 nvidia-cuda-profiler-api-cu12",
-    13: "nvidia-cuda-runtime nvidia-cuda-nvrtc nvidia-cuda-profiler-api",
-}
+ERROR_PREFIX = "cuda_probe.py: error: "
+WHEELS = {major: " ".join(facts.header_wheels(major)) for major in facts.supported_majors()}
+BINDINGS = {major: facts.bindings_pin(major) for major in facts.supported_majors()}
 
 CUDA_H = """\
 /*
@@ -76,15 +78,21 @@ def site_packages(major: int) -> Path:
 
 
 def run_probe(venv: int, *args: str | Path, env_updates: dict[str, str] | None = None,
-              drop: tuple[str, ...] = ("CUDA_PATH", "CUDA_HOME")) -> subprocess.CompletedProcess[str]:
-    """Run the probe with venv ``cu{venv}``'s python from an empty scratch dir.
+              drop: tuple[str, ...] = ("CUDA_PATH", "CUDA_HOME"), entry: str | None = None,
+              ) -> subprocess.CompletedProcess[str]:
+    """Run tools/cuda_probe.py (or, with ``entry``, ``python -m cuda_core_build.<entry>``, tools/ on
+    PYTHONPATH as Meson runs it) with venv ``cu{venv}``'s python from an empty scratch dir.
 
     The environment is os.environ minus ``drop`` plus ``env_updates``.
     """
-    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env = {k: v for k, v in os.environ.items() if k not in (*drop, "PYTHONPATH")}
     env.update(env_updates or {})
+    command = [str(PROBE)]
+    if entry is not None:
+        env["PYTHONPATH"] = str(REPO_ROOT / "tools")
+        command = ["-m", f"cuda_core_build.{entry}"]
     with tempfile.TemporaryDirectory(prefix="probe-cwd-") as cwd:
-        return subprocess.run([str(venv_python(venv)), str(PROBE), *map(str, args)], cwd=cwd, env=env,
+        return subprocess.run([str(venv_python(venv)), *command, *map(str, args)], cwd=cwd, env=env,
                               capture_output=True, text=True, timeout=120)
 
 
@@ -94,14 +102,18 @@ def ok(result: subprocess.CompletedProcess[str]) -> dict[str, object]:
     return json.loads(result.stdout)
 
 
-def error(result: subprocess.CompletedProcess[str]) -> str:
+def error(result: subprocess.CompletedProcess[str], prefix: str = ERROR_PREFIX) -> str:
     """The error message of a failed probe: exit 1, nothing on stdout, exactly one stderr line."""
     assert result.returncode == 1, f"expected exit 1, got {result.returncode}:\n{result.stdout}\n{result.stderr}"
     assert result.stdout == "", f"a failing probe printed on stdout:\n{result.stdout}"
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, f"expected one stderr line, got {len(lines)}:\n{result.stderr}"
-    assert lines[0].startswith(ERROR_PREFIX), lines[0]
-    return lines[0][len(ERROR_PREFIX):]
+    assert lines[0].startswith(prefix), lines[0]
+    return lines[0][len(prefix):]
+
+
+def entry_error(result: subprocess.CompletedProcess[str], entry: str) -> str:
+    return error(result, f"cuda_core_build.{entry}: error: ")
 
 
 def make_toolkit(root: Path, version: int | None, headers: tuple[str, ...] = ("cuda.h", "nvrtc.h", "cudaProfiler.h"),
@@ -114,16 +126,6 @@ def make_toolkit(root: Path, version: int | None, headers: tuple[str, ...] = ("c
     for name in headers:
         (include / name).write_text(texts[name])
     return root
-
-
-def load_probe_module(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    """tools/cuda_probe.py imported as a module (registered in sys.modules only for this test)."""
-    spec = importlib.util.spec_from_file_location("cuda_probe_under_test", PROBE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, spec.name, module)
-    spec.loader.exec_module(module)
-    return module
 
 
 # --- successful probes ---------------------------------------------------------------------------
@@ -139,7 +141,7 @@ def test_fake_12_9_headers_only(tmp_path: Path, via: str) -> None:
     assert (result["major"], result["minor"], result["cuda_version"]) == (12, 9, 12090)
     assert result["include_dirs"] == [str(root / "include")]
     assert all(Path(d).is_absolute() for d in result["include_dirs"])
-    assert result["found_via"] == ("CUDA_PATH" if via == "CUDA_PATH" else "-Dcuda-path")
+    assert result["found_via"] == ("CUDA_PATH" if via == "CUDA_PATH" else "--cuda-path")
     assert result["cuda_h"] == str(root / "include" / "cuda.h")
     assert result["bindings_version"] is None and result["pxd_root"] is None
     assert result["pinned"] is False
@@ -148,21 +150,21 @@ def test_fake_12_9_headers_only(tmp_path: Path, via: str) -> None:
 
 @pytest.mark.parametrize("version, minor", [(13000, 0), (13050, 5)])
 def test_cu13_bindings_fit_13_x_headers(tmp_path: Path, version: int, minor: int) -> None:
-    """cuda-bindings 13.0.3 passes the full checks against 13.0 and newer 13.5 headers."""
+    """The pinned cuda-bindings 13.0 passes the full checks against 13.0 and newer 13.5 headers."""
     root = make_toolkit(tmp_path / "cuda-13", version)
     result = ok(run_probe(13, env_updates={"CUDA_PATH": str(root)}))
     assert (result["major"], result["minor"], result["cuda_version"]) == (13, minor, version)
-    assert result["bindings_version"] == "13.0.3"
+    assert result["bindings_version"] == BINDINGS[13]
     pxd_root = Path(str(result["pxd_root"]))
     assert pxd_root.is_dir() and (pxd_root / "cuda" / "bindings" / "cydriver.pxd").is_file()
     assert pxd_root.resolve() == site_packages(13)
 
 
 def test_cu12_bindings_fit_12_9_headers(tmp_path: Path) -> None:
-    """cuda-bindings 12.9.10 passes the full checks against 12.9 headers."""
+    """The pinned cuda-bindings 12.9 passes the full checks against 12.9 headers."""
     root = make_toolkit(tmp_path / "cuda-12.9", 12090)
     result = ok(run_probe(12, "--cuda-major", "12", env_updates={"CUDA_PATH": str(root)}))
-    assert result["major"] == 12 and result["bindings_version"] == "12.9.10"
+    assert result["major"] == 12 and result["bindings_version"] == BINDINGS[12]
     assert (Path(str(result["pxd_root"])) / "cuda" / "bindings" / "cydriver.pxd").is_file()
 
 
@@ -176,7 +178,7 @@ def test_header_wheels_without_cuda_path(major: int) -> None:
     for directory in result["include_dirs"]:
         assert Path(directory).resolve().is_relative_to(packages), directory
     assert Path(str(result["cuda_h"])).is_file()
-    assert result["bindings_version"] == {12: "12.9.10", 13: "13.0.3"}[major]
+    assert result["bindings_version"] == BINDINGS[major]
 
 
 # --- the search order and path lists -------------------------------------------------------------
@@ -228,7 +230,7 @@ def test_cuda_path_option_wins_over_cuda_path(tmp_path: Path) -> None:
     env_root = make_toolkit(tmp_path / "env", 13000)
     result = ok(run_probe(13, "--headers-only", "--cuda-path", option_root,
                           env_updates={"CUDA_PATH": str(env_root), "CUDA_HOME": str(env_root)}))
-    assert result["found_via"] == "-Dcuda-path" and result["major"] == 12
+    assert result["found_via"] == "--cuda-path" and result["major"] == 12
     assert result["include_dirs"] == [str(option_root / "include")]
 
 
@@ -251,31 +253,30 @@ def test_missing_cuda_h(tmp_path: Path, via: str) -> None:
     empty.mkdir()
     if via == "--cuda-path":
         message = error(run_probe(13, "--headers-only", "--cuda-path", empty))
-        named = "-Dcuda-path"
+        named = "--cuda-path"
     else:
         message = error(run_probe(13, "--headers-only", env_updates={via: str(empty)}))
         named = via
     assert "cuda.h" in message and named in message and str(empty) in message
-    others = {"CUDA_PATH", "CUDA_HOME", "-Dcuda-path"} - {named}
+    others = {"CUDA_PATH", "CUDA_HOME", "--cuda-path"} - {named}
     assert not any(f"{other}=" in message for other in others), message
 
 
 def test_no_headers_anywhere_names_every_way_to_fix_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """No CUDA_PATH/CUDA_HOME, no wheels, no default toolkit: MissingHeaders naming all the fixes."""
-    probe = load_probe_module(monkeypatch)
-    monkeypatch.setattr(probe, "DEFAULT_TOOLKIT", tmp_path / "no-usr-local-cuda")
-    monkeypatch.setattr(probe, "_toolkit_from_wheels", lambda: None)
-    with pytest.raises(probe.MissingHeaders) as raised:
-        probe.find_toolkit("", {})
+    monkeypatch.setattr(probe_library, "DEFAULT_TOOLKIT", tmp_path / "no-usr-local-cuda")
+    monkeypatch.setattr(probe_library, "_toolkit_from_wheels", lambda names: None)
+    with pytest.raises(probe_library.MissingHeaders) as raised:
+        probe_library.find_toolkit("", {}, cuda_probe.CLI_OPTIONS)
     message = str(raised.value)
     assert "no CUDA headers found" in message
-    for name in ("CUDA_PATH", "CUDA_HOME", "-Dcuda-path", WHEELS[13]):
+    for name in ("CUDA_PATH", "CUDA_HOME", "--cuda-path", WHEELS[13]):
         assert name in message, f"{name!r} not in {message!r}"
-    # The same branch through main(): exit 1 and one line on stderr.
+    # The same branch through the CLI's main(): exit 1 and one line on stderr.
     monkeypatch.delenv("CUDA_PATH", raising=False)
     monkeypatch.delenv("CUDA_HOME", raising=False)
-    assert probe.main(["--headers-only"]) == 1
+    assert cuda_probe.main(["--headers-only"]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.strip().splitlines() == [f"{ERROR_PREFIX}{message}"]
@@ -297,23 +298,23 @@ def test_unsupported_majors(tmp_path: Path, version: int, shown: str) -> None:
 def test_requested_major_disagrees_with_headers(tmp_path: Path) -> None:
     root = make_toolkit(tmp_path / "cuda-12.9", 12090)
     message = error(run_probe(13, "--headers-only", "--cuda-major", "13", env_updates={"CUDA_PATH": str(root)}))
-    assert "-Dcuda-major" in message and "12" in message and "13" in message
-    assert "-Dcuda-major=13" in message and "CUDA 12.9" in message
+    assert "--cuda-major" in message and "12" in message and "13" in message
+    assert "--cuda-major=13" in message and "CUDA 12.9" in message
 
 
 def test_bindings_of_the_wrong_major(tmp_path: Path) -> None:
-    """12.9 headers with cuda-bindings 13.0.3 fail with the pin that fits the headers."""
+    """12.9 headers with the cu13 venv's cuda-bindings fail with the pin that fits the headers."""
     root = make_toolkit(tmp_path / "cuda-12.9", 12090)
     message = error(run_probe(13, env_updates={"CUDA_PATH": str(root)}))
     assert 'pip install "cuda-bindings==12.9.*"' in message
-    assert "13.0.3" in message
+    assert BINDINGS[13] in message
 
 
 def test_bindings_newer_than_the_headers(tmp_path: Path) -> None:
-    """12.8 headers with cuda-bindings 12.9.10 fail: its .pxd files name newer types."""
+    """12.8 headers with the cu12 venv's cuda-bindings 12.9 fail: its .pxd files name newer types."""
     root = make_toolkit(tmp_path / "cuda-12.8", 12080)
     message = error(run_probe(12, env_updates={"CUDA_PATH": str(root)}))
-    assert "cuda-bindings==12.8.*" in message and "12.9.10" in message
+    assert "cuda-bindings==12.8.*" in message and BINDINGS[12] in message
 
 
 @pytest.mark.parametrize("major, version", [(12, 12090), (13, 13000)])
@@ -327,73 +328,87 @@ def test_missing_secondary_header(tmp_path: Path, major: int, version: int, miss
     assert f"pip install {WHEELS[major]}" in message
 
 
-# --- pinning -------------------------------------------------------------------------------------
+# --- Meson's configure step: the pin and the KEY=VALUE facts ------------------------------------
+
+def configure(venv: int, pin: Path, out: Path, *args: str | Path,
+              env_updates: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return run_probe(venv, "--pin-file", pin, "--out", out, *args, env_updates=env_updates, entry="configure")
+
+
+def keyval(out: Path) -> dict[str, str]:
+    return dict(line.split("=", 1) for line in out.read_text().splitlines())
+
 
 def test_pin_survives_a_changed_cuda_path(tmp_path: Path) -> None:
     """The first toolkit found is pinned; CUDA_PATH changes are ignored, --cuda-path re-probes."""
     a = make_toolkit(tmp_path / "a", 13000)
     b = make_toolkit(tmp_path / "b", 12090)
-    pin = tmp_path / "build" / "cuda-pin.json"
-    first = ok(run_probe(13, "--pin-file", pin, env_updates={"CUDA_PATH": str(a)}))
-    assert first["major"] == 13 and first["pinned"] is False
-    assert pin.is_file()
-    again = ok(run_probe(13, "--headers-only", "--pin-file", pin, env_updates={"CUDA_PATH": str(b)}))
-    assert again["pinned"] is True and again["major"] == 13
-    assert again["include_dirs"] == [str(a / "include")]
-    assert again["cuda_h"] == str(a / "include" / "cuda.h")
-    assert again["found_via"] == "CUDA_PATH"
-    reprobed = ok(run_probe(13, "--headers-only", "--pin-file", pin, "--cuda-path", b,
-                            env_updates={"CUDA_PATH": str(a)}))
-    assert reprobed["pinned"] is False and reprobed["major"] == 12
-    assert reprobed["include_dirs"] == [str(b / "include")]
+    pin, out = tmp_path / "build" / "cuda-pin.json", tmp_path / "build" / "probe.txt"
+    assert configure(13, pin, out, env_updates={"CUDA_PATH": str(a)}).returncode == 0
+    assert keyval(out)["major"] == "13" and keyval(out)["pinned"] == "False" and pin.is_file()
+    assert configure(13, pin, out, env_updates={"CUDA_PATH": str(b)}).returncode == 0
+    again = keyval(out)
+    assert again["pinned"] == "True" and again["major"] == "13"
+    assert again["include_dirs"] == str(a / "include") and again["found_via"] == "CUDA_PATH"
+    assert configure(12, pin, out, "--cuda-path", b, env_updates={"CUDA_PATH": str(a)}).returncode == 0
+    reprobed = keyval(out)
+    assert reprobed["pinned"] == "False" and reprobed["major"] == "12"
+    assert reprobed["include_dirs"] == str(b / "include")
 
 
 def test_failed_probe_writes_no_pin(tmp_path: Path) -> None:
     """A failing first probe leaves no pin file, so the next one probes afresh."""
     wrong = make_toolkit(tmp_path / "cuda-12.9", 12090)
     right = make_toolkit(tmp_path / "cuda-13.0", 13000)
-    pin = tmp_path / "build" / "cuda-pin.json"
-    error(run_probe(13, "--pin-file", pin, env_updates={"CUDA_PATH": str(wrong)}))
+    pin, out = tmp_path / "build" / "cuda-pin.json", tmp_path / "build" / "probe.txt"
+    entry_error(configure(13, pin, out, env_updates={"CUDA_PATH": str(wrong)}), "configure")
+    assert not pin.exists() and not out.exists()
+    entry_error(configure(13, pin, out, env_updates={"CUDA_PATH": str(tmp_path / "nowhere")}), "configure")
     assert not pin.exists()
-    error(run_probe(13, "--pin-file", pin, env_updates={"CUDA_PATH": str(tmp_path / "nowhere")}))
-    assert not pin.exists()
-    result = ok(run_probe(13, "--pin-file", pin, env_updates={"CUDA_PATH": str(right)}))
-    assert result["major"] == 13 and pin.is_file()
+    assert configure(13, pin, out, env_updates={"CUDA_PATH": str(right)}).returncode == 0
+    assert keyval(out)["major"] == "13" and pin.is_file()
 
 
-# --- outputs for Meson and ninja -----------------------------------------------------------------
-
-def test_meson_out_keyval(tmp_path: Path) -> None:
-    """--meson-out writes KEY=VALUE lines (lists joined with os.pathsep) and prints nothing."""
+def test_configure_keyval(tmp_path: Path) -> None:
+    """--out gets KEY=VALUE lines (lists joined with os.pathsep); nothing is printed."""
     main = make_toolkit(tmp_path / "runtime", 13000, headers=("cuda.h",))
     extra = make_toolkit(tmp_path / "nvrtc", 13000, headers=("nvrtc.h", "cudaProfiler.h"))
     out = tmp_path / "out" / "probe.txt"
-    result = run_probe(13, "--meson-out", out, env_updates={"CUDA_PATH": os.pathsep.join([str(main), str(extra)])})
+    result = configure(13, tmp_path / "pin.json", out,
+                       env_updates={"CUDA_PATH": os.pathsep.join([str(main), str(extra)])})
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""
-    values = dict(line.split("=", 1) for line in out.read_text().splitlines())
+    values = keyval(out)
     assert values["major"] == "13" and values["cuda_version"] == "13000"
     assert values["include_dirs"] == os.pathsep.join([str(main / "include"), str(extra / "include")])
-    assert values["bindings_version"] == "13.0.3"
+    assert values["bindings_version"] == BINDINGS[13]
+
+
+def test_configure_speaks_of_meson_options(tmp_path: Path) -> None:
+    """Meson's step names -Dcuda-major and -Dcuda-path in its messages, the CLI --cuda-major."""
+    root = make_toolkit(tmp_path / "cuda-12.9", 12090)
+    message = entry_error(configure(13, tmp_path / "pin.json", tmp_path / "probe.txt", "--cuda-major", "13",
+                                    env_updates={"CUDA_PATH": str(root)}), "configure")
+    assert "-Dcuda-major=13 but the headers" in message and "-Dcuda-path" in message
 
 
 def test_build_info_and_depfile(tmp_path: Path) -> None:
-    """--build-info-out writes _build_info.py; --depfile names cuda.h with its spaces escaped."""
+    """The build step writes _build_info.py, and a depfile naming cuda.h with its spaces escaped."""
     root = make_toolkit(tmp_path / "with space" / "cuda 13", 13000)
     build_info = tmp_path / "build dir" / "_build_info.py"
     depfile = tmp_path / "build dir" / "_build_info.py.d"
-    result = run_probe(13, "--build-info-out", build_info, "--depfile", depfile, "--buildtype", "release",
-                       "--cython-version", "3.1.2", "--package-version", "0.4.0",
-                       env_updates={"CUDA_PATH": str(root)})
+    result = run_probe(13, "--pin-file", tmp_path / "pin.json", "--out", build_info, "--depfile", depfile,
+                       "--buildtype", "release", "--package-version", "0.4.0",
+                       env_updates={"CUDA_PATH": str(root)}, entry="build_info")
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""
     namespace: dict[str, object] = {}
     exec(build_info.read_text(), namespace)
     assert namespace["cuda_major"] == 13
     assert namespace["cuda_version"] == 13000
-    assert namespace["cuda_bindings_version"] == "13.0.3"
-    assert (namespace["buildtype"], namespace["cython_version"], namespace["version"]) == ("release", "3.1.2",
-                                                                                          "0.4.0")
+    assert namespace["cuda_bindings_version"] == BINDINGS[13]
+    assert (namespace["buildtype"], namespace["cython_version"], namespace["version"]) == \
+        ("release", facts.pins("build")["cython"], "0.4.0")
     assert namespace["coverage"] is False
     text = depfile.read_text()
     target, _, deps = text.partition(": ")
@@ -401,17 +416,18 @@ def test_build_info_and_depfile(tmp_path: Path) -> None:
     listed = re.split(r"(?<!\\) ", deps.strip())
     assert str(root / "include" / "cuda.h").replace(" ", "\\ ") in listed
     assert any(dep.endswith("cuda/bindings/_version.py") for dep in listed), listed
+    assert any(dep.endswith("Cython/Shadow.py") for dep in listed), listed
     assert text.endswith("\n") and text.count("\n") == 1
 
 
 # --- damaged or ambiguous inputs -----------------------------------------------------------------
 
 def test_damaged_pin_is_one_clear_error(tmp_path: Path) -> None:
-    pin = tmp_path / "cuda-pin.json"
+    pin, out = tmp_path / "cuda-pin.json", tmp_path / "probe.txt"
     pin.write_text('{"cuda_path_option": "", "include_dirs": [')
-    assert "--wipe" in error(run_probe(13, "--headers-only", "--pin-file", pin))
+    assert "--wipe" in entry_error(configure(13, pin, out), "configure")
     pin.write_text('{"cuda_path_option": ""}')
-    assert "damaged" in error(run_probe(13, "--headers-only", "--pin-file", pin))
+    assert "damaged" in entry_error(configure(13, pin, out), "configure")
 
 
 def test_relative_cuda_path_is_refused(tmp_path: Path) -> None:
@@ -428,23 +444,22 @@ def test_root_holding_cuda_h_beside_an_empty_include_dir(tmp_path: Path) -> None
     assert result["include_dirs"] == [str(root)]
 
 
-def test_contradictory_outputs_write_nothing(tmp_path: Path) -> None:
-    toolkit = make_toolkit(tmp_path / "cuda", 13000)
-    pin, keyval, info = tmp_path / "pin.json", tmp_path / "probe.txt", tmp_path / "_build_info.py"
-    error(run_probe(13, "--headers-only", "--cuda-path", toolkit, "--pin-file", pin, "--meson-out", keyval,
-                    "--build-info-out", info))
-    assert not pin.exists() and not keyval.exists() and not info.exists()
-
-
 def test_unwritable_output_is_one_clear_error(tmp_path: Path) -> None:
     toolkit = make_toolkit(tmp_path / "cuda", 13000)
     blocker = tmp_path / "a-file"
     blocker.write_text("")
-    assert "cannot write" in error(run_probe(13, "--headers-only", "--cuda-path", toolkit,
-                                             "--meson-out", blocker / "probe.txt"))
+    assert "cannot write" in entry_error(configure(13, tmp_path / "pin.json", blocker / "probe.txt",
+                                                   "--cuda-path", toolkit), "configure")
 
 
 def test_bad_argument_is_one_line(tmp_path: Path) -> None:
-    result = run_probe(13, "--cuda-major", "11")
+    result = run_probe(13, "--no-such-flag")
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
     assert result.stderr.startswith(ERROR_PREFIX)
+
+
+@pytest.mark.parametrize("value", ["11", "14", "twelve"])
+def test_unsupported_major_is_one_line_naming_the_choices(value: str) -> None:
+    message = error(run_probe(13, "--cuda-major", value))
+    assert message.startswith(f"--cuda-major={value} is not a supported CUDA major: use one of auto, "
+                              + ", ".join(map(str, facts.supported_majors())))

@@ -10,7 +10,7 @@ stamp file, written last, records a hash of the requirement files: a rerun with
 unchanged requirements returns at once, and an install that was interrupted is never
 trusted, since its stamp is missing.
 
-Usage: python tools/devenv.py cu12|cu13 [--force]
+Usage: python tools/devenv.py cuNN [--force]      (one per requirements/cuNN.txt)
 """
 
 from __future__ import annotations
@@ -23,10 +23,12 @@ import sys
 import time
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-REQUIREMENTS_DIR = REPO_ROOT / "requirements"
+from cuda_core_build import facts
+
+REPO_ROOT = facts.REPO_ROOT
+REQUIREMENTS_DIR = facts.REQUIREMENTS_DIR
 VENVS_DIR = REPO_ROOT / ".venvs"
-MAJORS = ("cu12", "cu13")
+MAJORS = tuple(f"cu{major}" for major in facts.supported_majors())
 STAMP_NAME = ".devenv-stamp"
 
 

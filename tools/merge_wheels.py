@@ -19,10 +19,9 @@ import sys
 import zipfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from wheel_files import Wheel, build_info_of, join_metadata, metadata_headers  # noqa: E402
+from cuda_core_build.wheel_files import Wheel, bindings_extra, build_info_of, join_metadata, metadata_headers
 
-TOOLS_DIR = Path(__file__).resolve().parent
+DISPATCHER = Path(__file__).resolve().parent / "cuda_core_build" / "copied_into_wheels" / "dual_wheel_init.py"
 PACKAGE = "cuda/core/"
 
 
@@ -56,7 +55,7 @@ def dual_metadata(metadata: str, majors: list[int]) -> str:
     kept = [line for line in lines if not line.startswith("Requires-Dist: cuda-bindings")
             and not line.startswith("Provides-Extra: cu")]
     for major in majors:
-        kept += [f"Provides-Extra: cu{major}", f'Requires-Dist: cuda-bindings=={major}.*; extra == "cu{major}"']
+        kept += bindings_extra(major)
     return join_metadata(kept, body)
 
 
@@ -76,7 +75,7 @@ def merge(paths: list[Path], output_dir: Path) -> Path:
                 package_entries.append(entry)
                 merged.contents[moved] = wheel.contents[info.filename]
     dispatcher = _renamed(next(i for i in base.entries if i.filename == PACKAGE + "__init__.py"), PACKAGE + "__init__.py")
-    merged.contents[dispatcher.filename] = (TOOLS_DIR / "dual_wheel_init.py").read_bytes()
+    merged.contents[dispatcher.filename] = DISPATCHER.read_bytes()
     dist_info = [info for info in base.entries if not info.filename.startswith(PACKAGE)]
     merged.entries = [dispatcher, *package_entries, *dist_info]
     for info in dist_info:

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import devenv  # noqa: E402
+import devenv
 
 NO_TESTS_COLLECTED = 5
 

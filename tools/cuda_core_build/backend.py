@@ -3,19 +3,18 @@
 What it adds to mesonpy, and why:
 
 * ``get_requires_for_build_*`` returns the exact build pins of requirements/build.txt
-  and a cuda-bindings pinned to the major and minor of the headers tools/cuda_probe.py
-  finds. With no usable headers at all it requires NVIDIA's header wheels as well
-  (requirements/cu13.txt, the embedded default), so ``pip install .`` works with no
-  toolkit on the machine.
+  and a cuda-bindings pinned to the major and minor of the headers the probe finds.
+  With no usable headers at all it requires NVIDIA's header wheels as well (the newest
+  major's requirements/cuNN.txt), so ``pip install .`` works with no toolkit on the machine.
 * Editable builds get the build directory ``build/<python tag>-cu<major>`` unless
   ``-Cbuild-dir`` is given, so a cu12 and a cu13 venv of one Python never share one.
 * meson, ninja and cython are recorded by absolute path, taken from the environment
   whose packages the build imports, so the rebuild on import works from a shell where
   that venv is not activated.
 * The wheel's metadata requires the cuda-bindings major the wheel was built for, read
-  from the build info inside the wheel itself.
-* Editable wheels carry tools/editable_namespace.py, which lets cuda.core share the
-  ``cuda`` namespace with cuda-bindings (meson-python#775).
+  from the build info inside the wheel itself, and offers that major's extra.
+* Editable wheels carry copied_into_wheels/editable_namespace.py, which lets cuda.core
+  share the ``cuda`` namespace with cuda-bindings (meson-python#775).
 """
 
 from __future__ import annotations
@@ -29,13 +28,10 @@ from typing import Any, Callable, Iterator
 
 import mesonpy
 
-import cuda_probe
-from wheel_files import Wheel, build_info_of, join_metadata, metadata_headers
+from cuda_core_build import facts, probe
+from cuda_core_build.wheel_files import Wheel, bindings_extra, build_info_of, join_metadata, metadata_headers
 
-TOOLS_DIR = Path(__file__).resolve().parent
-REPO_ROOT = TOOLS_DIR.parent
-REQUIREMENTS_DIR = REPO_ROOT / "requirements"
-DEFAULT_MAJOR = 13
+COPIED_INTO_WHEELS = Path(__file__).resolve().parent / "copied_into_wheels"
 # Python module whose environment holds each tool, and the tool's script name.
 BUILD_TOOLS = {"MESON": ("mesonbuild", "meson"), "NINJA": ("ninja", "ninja"), "CYTHON": ("Cython", "cython")}
 NAMESPACE_MODULE = "_cuda_core_editable_namespace"
@@ -45,12 +41,6 @@ ConfigSettings = dict[str, Any] | None
 
 def _log(message: str) -> None:
     print(f"cuda-core backend: {message}", flush=True)
-
-
-def requirement_pins(name: str) -> list[str]:
-    """The requirement lines of requirements/<name>.txt, comments dropped."""
-    lines = (REQUIREMENTS_DIR / f"{name}.txt").read_text().splitlines()
-    return [line.split("#", 1)[0].strip() for line in lines if line.split("#", 1)[0].strip()]
 
 
 def _setup_args(config_settings: ConfigSettings) -> list[str]:
@@ -71,10 +61,10 @@ def meson_option(config_settings: ConfigSettings, name: str, default: str) -> st
     return value
 
 
-def _probe_headers(config_settings: ConfigSettings) -> cuda_probe.Toolkit:
-    cuda_probe.drop_editable_finders()  # a reinstall must not rebuild the installed editable
-    toolkit, _ = cuda_probe.probe(meson_option(config_settings, "cuda-path", ""),
-                                  meson_option(config_settings, "cuda-major", "auto"), headers_only=True)
+def _probe_headers(config_settings: ConfigSettings) -> probe.Toolkit:
+    probe.drop_editable_finders()  # a reinstall must not rebuild the installed editable
+    toolkit, _ = probe.probe(meson_option(config_settings, "cuda-path", ""),
+                             meson_option(config_settings, "cuda-major", "auto"), headers_only=True)
     return toolkit
 
 
@@ -84,22 +74,22 @@ def cuda_requirements(config_settings: ConfigSettings) -> list[str]:
         or os.environ.get("CUDA_HOME")
     try:
         toolkit = _probe_headers(config_settings)
-    except cuda_probe.MissingHeaders as err:
+    except probe.MissingHeaders as err:
         if explicit:
             raise SystemExit(f"cuda-core: {err}") from None
-        requested = meson_option(config_settings, "cuda-major", "auto")
-        major = int(requested) if requested != "auto" else (err.toolkit.major if err.toolkit else DEFAULT_MAJOR)
+        requested = probe.parse_major(meson_option(config_settings, "cuda-major", "auto"))
+        major = requested or (err.toolkit.major if err.toolkit else facts.supported_majors()[-1])
         _log(f"{err}; building against NVIDIA's CUDA {major} header wheels (requirements/cu{major}.txt)")
-        return requirement_pins(f"cu{major}")
-    except cuda_probe.ProbeError as err:
+        return list(facts.requirement_lines(f"cu{major}"))
+    except probe.ProbeError as err:
         raise SystemExit(f"cuda-core: {err}") from None
-    pin = cuda_probe.bindings_pin(toolkit.major, toolkit.minor)
+    pin = probe.bindings_requirement(toolkit.major, toolkit.minor)
     _log(f"CUDA {toolkit.major}.{toolkit.minor} headers via {toolkit.found_via}: requiring {pin}")
     return [pin]
 
 
 def _requires(mesonpy_hook: Callable[[ConfigSettings], list[str]], config_settings: ConfigSettings) -> list[str]:
-    return [*mesonpy_hook(config_settings), *requirement_pins("build"), *cuda_requirements(config_settings)]
+    return [*mesonpy_hook(config_settings), *facts.requirement_lines("build"), *cuda_requirements(config_settings)]
 
 
 def get_requires_for_build_sdist(config_settings: ConfigSettings = None) -> list[str]:
@@ -158,14 +148,13 @@ def metadata_for_major(metadata: str, major: int) -> str:
     """METADATA of a wheel built for one major: it requires cuda-bindings of that major (so the
     plain install works), and offers that major's extra alone (the other could never import)."""
     lines, body = metadata_headers(metadata)
-    others = [f"cu{m}" for m in cuda_probe.SUPPORTED_MAJORS if m != major]
-    kept = [line for line in lines
-            if not any(line == f"Provides-Extra: {o}" or line.endswith(f'extra == "{o}"') for o in others)]
-    requirement = f"Requires-Dist: cuda-bindings=={major}.*"
-    last = max((i for i, line in enumerate(kept) if line.startswith("Requires-Dist:") and ";" not in line),
-               default=len(kept) - 1)
-    kept.insert(last + 1, requirement)
-    return join_metadata(kept, body)
+    last = max((i for i, line in enumerate(lines) if line.startswith("Requires-Dist:") and ";" not in line),
+               default=len(lines) - 1)
+    lines[last + 1:last + 1] = [f"Requires-Dist: cuda-bindings=={major}.*"]
+    extras_at = max((i for i, line in enumerate(lines) if line.startswith(("Provides-Extra:", "Requires-Dist:"))),
+                    default=len(lines) - 1)
+    lines[extras_at + 1:extras_at + 1] = bindings_extra(major)
+    return join_metadata(lines, body)
 
 
 def _patch(path: Path, changes: Callable[[Wheel], dict[str, bytes]]) -> None:
@@ -194,7 +183,7 @@ def editable_build_dir(config_settings: ConfigSettings) -> tuple[dict[str, Any],
     settings = dict(config_settings or {})
     major = _probe_headers(settings).major
     if "build-dir" not in settings and "builddir" not in settings:
-        settings["build-dir"] = str(REPO_ROOT / "build" / f"{python_tag()}-cu{major}")
+        settings["build-dir"] = str(facts.REPO_ROOT / "build" / f"{python_tag()}-cu{major}")
     return settings, major
 
 
@@ -204,7 +193,7 @@ def _namespace_changes(wheel: Wheel) -> dict[str, bytes]:
     pth = next(n for n in wheel.contents if n.endswith("-editable.pth"))
     return {
         pth: f"import {NAMESPACE_MODULE}; {NAMESPACE_MODULE}.install()\n".encode(),
-        f"{NAMESPACE_MODULE}.py": (TOOLS_DIR / "editable_namespace.py").read_bytes(),
+        f"{NAMESPACE_MODULE}.py": (COPIED_INTO_WHEELS / "editable_namespace.py").read_bytes(),
     }
 
 
@@ -212,7 +201,7 @@ def build_editable(wheel_directory: str, config_settings: ConfigSettings = None,
                    metadata_directory: str | None = None) -> str:
     try:
         settings, major = editable_build_dir(config_settings)
-    except cuda_probe.ProbeError as err:
+    except probe.ProbeError as err:
         raise SystemExit(f"cuda-core: {err}") from None
     _log(f"editable build for CUDA {major} in {settings.get('build-dir', settings.get('builddir'))}")
     with recorded_tools():

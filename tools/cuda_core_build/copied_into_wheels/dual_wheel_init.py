@@ -1,7 +1,7 @@
 """cuda.core, dual-major wheel: load the build that matches the installed cuda-bindings.
 
-tools/merge_wheels.py puts this file at cuda/core/__init__.py, with the CUDA 12 and
-CUDA 13 builds in the subpackage directories _cu12/ and _cu13/. Importing cuda.core
+tools/merge_wheels.py puts this file at cuda/core/__init__.py, with the build of each
+CUDA major in a subpackage directory of its own (_cu12/, _cu13/). Importing cuda.core
 runs this module, which finds the bindings' major and then replaces itself, in
 sys.modules, by the chosen build's own __init__ loaded under the name cuda.core with
 that build's directory as its __path__. The import system hands out the replacement,
@@ -15,7 +15,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
-BUILDS = {12: "_cu12", 13: "_cu13"}
+# Major -> the directory of its build, e.g. {12: .../_cu12, 13: .../_cu13}.
+BUILDS = {int(path.name[3:]): path for path in Path(__file__).parent.glob("_cu[0-9]*") if path.is_dir()}
 
 
 def _bindings_major() -> int:
@@ -26,13 +27,14 @@ def _bindings_major() -> int:
             from None
     major = int(version.split(".")[0])
     if major not in BUILDS:
+        newest = max(BUILDS)
         raise ImportError(f"cuda-bindings {version} is for CUDA {major}; this cuda.core has builds for CUDA "
-                          f"{' and '.join(map(str, BUILDS))}: pip install \"cuda-bindings==13.*\"")
+                          f"{' and '.join(map(str, sorted(BUILDS)))}: pip install \"cuda-bindings=={newest}.*\"")
     return major
 
 
 def _load_build() -> None:
-    build_dir = Path(__file__).parent / BUILDS[_bindings_major()]
+    build_dir = BUILDS[_bindings_major()]
     spec = importlib.util.spec_from_file_location(
         __name__, build_dir / "__init__.py", submodule_search_locations=[str(build_dir)])
     assert spec is not None and spec.loader is not None

@@ -88,3 +88,8 @@ def metadata_headers(metadata: str) -> tuple[list[str], str]:
 
 def join_metadata(lines: list[str], body: str) -> str:
     return "\n".join(lines) + ("\n\n" + body if body else "\n")
+
+
+def bindings_extra(major: int) -> list[str]:
+    """The METADATA lines of the extra ``cuNN``, which requires that major's cuda-bindings."""
+    return [f"Provides-Extra: cu{major}", f'Requires-Dist: cuda-bindings=={major}.*; extra == "cu{major}"']

@@ -1,0 +1,374 @@
+"""Find the CUDA headers and derive the CUDA major: the one place in the project that knows it.
+
+The headers are looked for in this order, and ``Toolkit.found_via`` says which source won:
+
+1. the ``cuda-path`` option (Meson's ``-Dcuda-path``), an ``os.pathsep`` list of toolkit roots;
+2. ``CUDA_PATH``, then ``CUDA_HOME``, each possibly an ``os.pathsep`` list;
+3. NVIDIA's header wheels in this Python environment, located by cuda.pathfinder;
+4. ``/usr/local/cuda``.
+
+The major comes from ``CUDA_VERSION`` in cuda.h. The installed cuda-bindings must be of
+the same major and generated for a CUDA minor no newer than the headers' (its .pxd files
+name types that older headers lack).
+
+This is a library: Meson runs it through ``cuda_core_build.configure`` (configure time)
+and ``cuda_core_build.build_info`` (build time), the backend imports it, and
+``tools/cuda_probe.py`` shows what it finds. Every failure is a ProbeError whose message
+is the one line that names the cause and the fix.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cuda_core_build import facts
+from cuda_core_build.files import write_atomically
+
+DEFAULT_TOOLKIT = Path("/usr/local/cuda")
+# cuda.pathfinder's names for the header directories of facts.REQUIRED_HEADERS.
+PATHFINDER_NAMES = {"cuda.h": "cudart", "nvrtc.h": "nvrtc", "cudaProfiler.h": "profiler"}
+# Where NVIDIA's wheels put each header, relative to a sys.path entry: CUDA 13 wheels
+# share nvidia/cu13/include; CUDA 12 wheels have one directory per component.
+WHEEL_HEADER_DIRS = {
+    "cuda.h": ("nvidia/cu13/include", "nvidia/cuda_runtime/include"),
+    "nvrtc.h": ("nvidia/cu13/include", "nvidia/cuda_nvrtc/include"),
+    "cudaProfiler.h": ("nvidia/cu13/include", "nvidia/cuda_profiler_api/include"),
+}
+CUDA_VERSION_RE = re.compile(rb"^\s*#\s*define\s+CUDA_VERSION\s+(\d+)\s*$", re.MULTILINE)
+# Import hooks of editable installs (meson-python's finder, and ours for the cuda
+# namespace) rebuild their project when anything under cuda.* is imported.
+EDITABLE_FINDERS = ("MesonpyMetaFinder", "SharedNamespaceFinder")
+
+
+class ProbeError(Exception):
+    """A probe failure; its message is the one line that names the cause and the fix."""
+
+
+class MissingHeaders(ProbeError):
+    """No usable headers where the search ended: ``toolkit`` is what was found, if anything.
+
+    The build backend catches this to fall back on NVIDIA's header wheels, which it can
+    require; every other ProbeError is the user's to fix.
+    """
+
+    def __init__(self, message: str, toolkit: Toolkit | None = None) -> None:
+        super().__init__(message)
+        self.toolkit = toolkit
+
+
+@dataclass(frozen=True)
+class OptionNames:
+    """How the user who ran the probe spells its two options, for the messages."""
+
+    cuda_path: str = "-Dcuda-path"
+    cuda_major: str = "-Dcuda-major"
+
+
+MESON_OPTIONS = OptionNames()
+
+
+@dataclass
+class Toolkit:
+    """Where the headers are and what they say."""
+
+    include_dirs: list[str]
+    found_via: str
+    cuda_h: str
+    cuda_version: int
+    pinned: bool = False
+    major: int = field(init=False)
+    minor: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.major = self.cuda_version // 1000
+        self.minor = self.cuda_version % 1000 // 10
+
+
+@dataclass
+class Bindings:
+    """The installed cuda-bindings: its version and the root that holds cuda/bindings/*.pxd."""
+
+    version: str
+    major: int
+    minor: int
+    pxd_root: str
+    version_file: str
+
+
+def bindings_requirement(major: int, minor: int) -> str:
+    """The cuda-bindings requirement that builds against headers of ``major.minor``."""
+    return f"cuda-bindings=={major}.{minor}.*"
+
+
+def header_wheels_text(major: int) -> str:
+    """The pip names of the header wheels of ``major``, space separated, for messages."""
+    return " ".join(facts.header_wheels(major))
+
+
+def split_path_list(value: str) -> list[Path]:
+    """Split an ``os.pathsep`` list, dropping empty entries."""
+    return [Path(part) for part in value.split(os.pathsep) if part.strip()]
+
+
+def include_dirs_of_roots(roots: list[Path]) -> list[Path]:
+    """The include directories of toolkit roots: ROOT/include, or ROOT itself if it holds cuda.h."""
+    dirs: list[Path] = []
+    for root in roots:
+        root = root.expanduser().absolute()
+        with_cuda_h = [d for d in (root / "include", root) if (d / "cuda.h").is_file()]
+        if with_cuda_h:
+            dirs.append(with_cuda_h[0])
+        elif (root / "include").is_dir():
+            dirs.append(root / "include")
+    return dirs
+
+
+def _find_header(name: str, include_dirs: list[Path]) -> Path | None:
+    for directory in include_dirs:
+        if (directory / name).is_file():
+            return directory / name
+    return None
+
+
+def read_cuda_version(cuda_h: Path, names: OptionNames = MESON_OPTIONS) -> int:
+    """``CUDA_VERSION`` as cuda.h defines it, e.g. 12090 for CUDA 12.9."""
+    match = CUDA_VERSION_RE.search(cuda_h.read_bytes())
+    if match is None:
+        raise ProbeError(f"{cuda_h} defines no CUDA_VERSION: it is not a CUDA toolkit's cuda.h; "
+                         f"point CUDA_PATH or {names.cuda_path} at a complete CUDA toolkit")
+    return int(match.group(1))
+
+
+def _toolkit_from_roots(roots: list[Path], source: str, names: OptionNames) -> Toolkit:
+    """Build a Toolkit from explicit roots; they must hold cuda.h, nothing falls through."""
+    include_dirs = include_dirs_of_roots(roots)
+    cuda_h = _find_header("cuda.h", include_dirs)
+    if cuda_h is None:
+        shown = os.pathsep.join(str(r) for r in roots)
+        raise ProbeError(f"no cuda.h under {source}={shown!r} (looked in ROOT/include): "
+                         f"point {source} at a CUDA toolkit, or unset it to use the header wheels")
+    return Toolkit([str(d) for d in include_dirs], source, str(cuda_h), read_cuda_version(cuda_h, names))
+
+
+def _toolkit_from_wheels(names: OptionNames) -> Toolkit | None:
+    """NVIDIA's header wheels in this environment: through cuda.pathfinder, else on sys.path."""
+    return _wheels_via_pathfinder(names) or _wheels_on_sys_path(names)
+
+
+def _wheels_on_sys_path(names: OptionNames) -> Toolkit | None:
+    """The header wheels on sys.path. cuda.pathfinder looks in site.getsitepackages() alone, so it
+    misses pip's isolated build environments and ``pip install --target`` directories."""
+    for entry in map(Path, filter(None, sys.path)):
+        cuda_dirs = [entry / sub for sub in WHEEL_HEADER_DIRS["cuda.h"] if (entry / sub / "cuda.h").is_file()]
+        if not cuda_dirs:
+            continue
+        include_dirs = [cuda_dirs[0]]
+        for header in facts.REQUIRED_HEADERS[1:]:
+            include_dirs += [entry / sub for sub in WHEEL_HEADER_DIRS[header]
+                             if (entry / sub / header).is_file() and entry / sub not in include_dirs][:1]
+        cuda_h = cuda_dirs[0] / "cuda.h"
+        return Toolkit([str(d.absolute()) for d in include_dirs], "header wheels (sys.path)",
+                       str(cuda_h.absolute()), read_cuda_version(cuda_h, names))
+    return None
+
+
+def _wheels_via_pathfinder(names: OptionNames) -> Toolkit | None:
+    try:
+        from cuda.pathfinder import locate_nvidia_header_directory
+    except ImportError:
+        return None
+    include_dirs: list[str] = []
+    for header in facts.REQUIRED_HEADERS:
+        try:
+            located = locate_nvidia_header_directory(PATHFINDER_NAMES[header])
+        except RuntimeError:  # a cuda.pathfinder too old to know this header's name
+            located = None
+        # Only packaged headers count here; CUDA_PATH and system dirs have their own steps.
+        if located is None or located.abs_path is None or located.found_via not in ("site-packages", "conda"):
+            if header == "cuda.h":
+                return None
+            continue
+        if located.abs_path not in include_dirs:
+            include_dirs.append(located.abs_path)
+    cuda_h = Path(include_dirs[0]) / "cuda.h"
+    return Toolkit(include_dirs, "header wheels (cuda.pathfinder)", str(cuda_h), read_cuda_version(cuda_h, names))
+
+
+def find_toolkit(cuda_path: str, environ: dict[str, str], names: OptionNames = MESON_OPTIONS) -> Toolkit:
+    """Find the headers in the documented order."""
+    if cuda_path.strip():
+        roots = split_path_list(cuda_path)
+        relative = [str(root) for root in roots if not root.expanduser().is_absolute()]
+        if relative:
+            # Meson re-runs the probe from other directories; a relative root would move.
+            raise ProbeError(f"{names.cuda_path} holds the relative path {relative[0]!r}: pass absolute paths")
+        return _toolkit_from_roots(roots, names.cuda_path, names)
+    for variable in ("CUDA_PATH", "CUDA_HOME"):
+        value = environ.get(variable, "")
+        if value.strip():
+            return _toolkit_from_roots(split_path_list(value), variable, names)
+    wheels = _toolkit_from_wheels(names)
+    if wheels is not None:
+        return wheels
+    if (DEFAULT_TOOLKIT / "include" / "cuda.h").is_file():
+        return _toolkit_from_roots([DEFAULT_TOOLKIT], str(DEFAULT_TOOLKIT), names)
+    newest = facts.supported_majors()[-1]
+    raise MissingHeaders(f"no CUDA headers found (no cuda.h): set CUDA_PATH or CUDA_HOME to a CUDA toolkit, pass "
+                         f"{names.cuda_path}=DIR, or pip install the header wheels ({header_wheels_text(newest)})")
+
+
+def parse_major(requested: str, names: OptionNames = MESON_OPTIONS) -> int | None:
+    """The major a user asked for (None for 'auto'); anything else supported is refused here."""
+    majors = facts.supported_majors()
+    if requested == "auto":
+        return None
+    if requested.isdigit() and int(requested) in majors:
+        return int(requested)
+    choices = ", ".join(["auto", *map(str, majors)])
+    raise ProbeError(f"{names.cuda_major}={requested} is not a supported CUDA major: use one of {choices}")
+
+
+def check_toolkit(toolkit: Toolkit, requested_major: str, names: OptionNames = MESON_OPTIONS) -> None:
+    """Refuse unsupported majors, a requested major the headers disagree with, and missing headers."""
+    requested = parse_major(requested_major, names)
+    where = toolkit.include_dirs[0] if toolkit.include_dirs else toolkit.cuda_h
+    majors = facts.supported_majors()
+    if toolkit.major not in majors:
+        raise ProbeError(f"CUDA {toolkit.major}.{toolkit.minor} headers at {where} are not supported "
+                         f"(supported majors: {', '.join(map(str, majors))}): "
+                         f"point CUDA_PATH or {names.cuda_path} at a supported toolkit")
+    if requested is not None and requested != toolkit.major:
+        raise ProbeError(f"{names.cuda_major}={requested} but the headers at {where} "
+                         f"(found via {toolkit.found_via}) are CUDA {toolkit.major}.{toolkit.minor}: "
+                         f"point {names.cuda_path} at CUDA {requested} headers, or use {names.cuda_major}=auto")
+    dirs = [Path(d) for d in toolkit.include_dirs]
+    for header in facts.REQUIRED_HEADERS[1:]:
+        if _find_header(header, dirs) is None:
+            raise MissingHeaders(f"{header} not found in {os.pathsep.join(toolkit.include_dirs)}: use a complete "
+                                 f"CUDA {toolkit.major} toolkit or pip install {header_wheels_text(toolkit.major)}",
+                                 toolkit)
+
+
+def find_bindings() -> Bindings | None:
+    """The cuda-bindings installed for this Python, or None.
+
+    Found through its distribution metadata, not an import: an import would run the
+    meta-path finder of an editable cuda.core, which rebuilds the very build directory
+    being configured.
+    """
+    try:
+        distribution = importlib.metadata.distribution("cuda-bindings")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    package_dir = Path(str(distribution.locate_file("cuda/bindings"))).absolute()
+    if not package_dir.is_dir():
+        return None
+    version = distribution.version
+    major, minor = (int(part) for part in version.split(".")[:2])
+    return Bindings(version, major, minor, str(package_dir.parent.parent), str(package_dir / "_version.py"))
+
+
+def check_bindings(toolkit: Toolkit) -> Bindings:
+    """The installed cuda-bindings, if it fits the headers; else a ProbeError with the pin that does."""
+    fix = f'pip install "{bindings_requirement(toolkit.major, toolkit.minor)}"'
+    bindings = find_bindings()
+    if bindings is None:
+        raise ProbeError(f"cuda-bindings is not installed for {sys.executable}: {fix}")
+    headers = f"CUDA {toolkit.major}.{toolkit.minor} headers (found via {toolkit.found_via})"
+    if bindings.major != toolkit.major:
+        raise ProbeError(f"cuda-bindings {bindings.version} is for CUDA {bindings.major}, but the build uses "
+                         f"{headers}: {fix}, or point CUDA_PATH at CUDA {bindings.major} headers")
+    if bindings.minor > toolkit.minor:
+        raise ProbeError(f"cuda-bindings {bindings.version} was generated for CUDA {bindings.major}.{bindings.minor}, "
+                         f"newer than the {headers}, and its .pxd files would not compile: {fix}, "
+                         f"or use CUDA {bindings.major}.{bindings.minor}+ headers")
+    if not (Path(bindings.pxd_root) / "cuda" / "bindings" / "cydriver.pxd").is_file():
+        raise ProbeError(f"cuda-bindings {bindings.version} at {bindings.pxd_root} ships no cydriver.pxd: "
+                         f"reinstall it from a wheel: {fix}")
+    return bindings
+
+
+@dataclass
+class CythonInstall:
+    """The Cython of the build's Python: its version, and the file that holds the version (an
+    upgrade rewrites it, so the build depends on it)."""
+
+    version: str
+    version_file: str
+
+
+def find_cython() -> CythonInstall:
+    """The Cython installed for this Python; the build runs it as ``python -m cython``."""
+    wanted = facts.pins("build").get("cython", "")
+    try:
+        distribution = importlib.metadata.distribution("Cython")
+    except importlib.metadata.PackageNotFoundError:
+        raise ProbeError(f'Cython is not installed for {sys.executable}: pip install "Cython=={wanted}" '
+                         "(the pin of requirements/build.txt)") from None
+    version_file = Path(str(distribution.locate_file("Cython/Shadow.py"))).absolute()
+    if not version_file.is_file():
+        raise ProbeError(f"Cython {distribution.version} for {sys.executable} has no Cython/Shadow.py: "
+                         f'reinstall it: pip install --force-reinstall "Cython=={wanted}"')
+    return CythonInstall(distribution.version, str(version_file))
+
+
+def load_pinned(pin_file: Path, cuda_path: str) -> Toolkit | None:
+    """The toolkit pinned in a build directory, if it was pinned under the same ``cuda-path``."""
+    if not pin_file.is_file():
+        return None
+    try:
+        pinned = json.loads(pin_file.read_text())
+        if pinned.get("cuda_path_option") != cuda_path:
+            return None
+        cuda_h, include_dirs, found_via = Path(pinned["cuda_h"]), list(pinned["include_dirs"]), pinned["found_via"]
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise ProbeError(f"the toolkit pin {pin_file} is damaged: re-probe with `meson setup --wipe BUILDDIR`") from None
+    if not cuda_h.is_file():
+        raise ProbeError(f"the CUDA headers pinned for this build directory are gone ({cuda_h}): "
+                         "restore them, or re-probe with `meson setup --wipe BUILDDIR`")
+    return Toolkit(include_dirs, found_via, str(cuda_h), read_cuda_version(cuda_h), pinned=True)
+
+
+def pin(pin_file: Path, cuda_path: str, toolkit: Toolkit) -> None:
+    """Record the resolved toolkit for later regenerations of this build directory."""
+    record = {"cuda_path_option": cuda_path, "include_dirs": toolkit.include_dirs,
+              "cuda_h": toolkit.cuda_h, "found_via": toolkit.found_via}
+    write_atomically(pin_file, json.dumps(record, indent=2) + "\n")
+
+
+def probe(cuda_path: str, requested_major: str, headers_only: bool = False, environ: dict[str, str] | None = None,
+          pin_file: Path | None = None, names: OptionNames = MESON_OPTIONS) -> tuple[Toolkit, Bindings | None]:
+    """Find (or take the pinned) toolkit and check it, and unless ``headers_only`` the bindings."""
+    toolkit = load_pinned(pin_file, cuda_path) if pin_file else None
+    if toolkit is None:
+        toolkit = find_toolkit(cuda_path, dict(os.environ if environ is None else environ), names)
+    check_toolkit(toolkit, requested_major, names)
+    return toolkit, None if headers_only else check_bindings(toolkit)
+
+
+def report(toolkit: Toolkit, bindings: Bindings | None) -> dict[str, object]:
+    """The probe's result as one JSON-ready dict."""
+    return {
+        "major": toolkit.major,
+        "minor": toolkit.minor,
+        "cuda_version": toolkit.cuda_version,
+        "include_dirs": toolkit.include_dirs,
+        "found_via": toolkit.found_via,
+        "pinned": toolkit.pinned,
+        "cuda_h": toolkit.cuda_h,
+        "bindings_version": bindings.version if bindings else None,
+        "pxd_root": bindings.pxd_root if bindings else None,
+        "bindings_requirement": bindings_requirement(toolkit.major, toolkit.minor),
+    }
+
+
+def drop_editable_finders() -> None:
+    """Let the probe see the environment as installed: importing cuda.pathfinder through an
+    editable cuda.core's finder would start a second build in the build dir being built."""
+    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ not in EDITABLE_FINDERS]
