@@ -1,34 +1,24 @@
 """Each input change rebuilds exactly what depends on it, asserted with ``ninja -n -d explain``.
 
-One real cu13 build against a private copy of the CUDA 13 headers (so touching
-cuda.h disturbs no other build dir); every test then changes one input, asks ninja
-what it would do, and puts the input back, checking the tree is up to date again.
+All of it runs on the session's cu13 build: every test changes one input, asks ninja what
+it would do, and puts the input back (mtimes restored, options reconfigured back in a
+``finally``), checking the tree is up to date again. Nothing here compiles.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import shutil
+import re
 import time
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
-from conftest import EXTENSIONS, REPO_ROOT, Venv, compile_steps, cython_steps, dry_run, meson_configure, \
-    meson_setup, ninja
+from builds import REPO_ROOT, SessionBuilds, Venv, compile_steps, cython_steps, dry_run, meson_configure, ninja
 
-HEADERS = ("cuda.h", "nvrtc.h", "cudaProfiler.h")
-
-
-def private_headers(venv: Venv, target: Path) -> Path:
-    """Copy the venv's wheel headers into TARGET/include, one toolkit-like root."""
-    include = target / "include"
-    include.mkdir(parents=True)
-    for header in HEADERS:
-        shutil.copy2(next(venv.site_packages.glob(f"nvidia/*/include/{header}")), include / header)
-    return target
+CORE = "cuda_core/cuda/core"
 
 
 @contextlib.contextmanager
@@ -43,118 +33,169 @@ def touched(path: Path) -> Iterator[None]:
 
 
 @pytest.fixture(scope="module")
-def tree(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.TempPathFactory):
-    checkout = make_checkout("exact")
-    headers = {major: private_headers(venvs[major], tmp_path_factory.mktemp(f"headers-cu{major}"))
-               for major in venvs}
-    build_dir = checkout / "build-cu13"
-    meson_setup(venvs[13], checkout, build_dir, f"-Dcuda-path={headers[13]}")
-    ninja(venvs[13], build_dir)
-    return checkout, build_dir, headers
+def cu13(builds: SessionBuilds) -> tuple[Venv, Path, Path]:
+    """The cu13 venv, the session's cu13 build dir and its checkout, up to date."""
+    venv, build_dir = builds.venvs[13], builds.build_dir(13)
+    assert_up_to_date(venv, build_dir)
+    return venv, build_dir, builds.checkout
+
+
+@pytest.fixture(scope="module")
+def cythonized(builds: SessionBuilds) -> set[str]:
+    """The modules that have a Cython step: all of Meson's but the shared utility module."""
+    return set(builds.modules(13)) - {"cuda.core._cyutility"}
+
+
+CIMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+cimport|cimport\s+([\w.]+))", re.MULTILINE)
+
+
+def cimports(path: Path) -> set[str]:
+    """The modules a .pyx or .pxd cimports, by its own text."""
+    return {a or b for a, b in CIMPORT.findall(path.read_text())}
+
+
+def cimporters(checkout: Path, target: str) -> set[str]:
+    """The package's modules whose .pyx cimports ``target`` directly or through our .pxd files:
+    an independent model of what Cython's depfiles must record."""
+    root = checkout / "cuda_core"
+
+    def needs(path: Path, seen: frozenset[str]) -> bool:
+        for name in cimports(path):
+            pxd = root / (name.replace(".", "/") + ".pxd")
+            if name == target or (name not in seen and pxd.is_file() and needs(pxd, seen | {name})):
+                return True
+        return False
+
+    found = set()
+    for pyx in (root / "cuda").rglob("*.pyx"):
+        module = ".".join(pyx.relative_to(root).with_suffix("").parts)
+        own_pxd = pyx.with_suffix(".pxd")
+        if needs(pyx, frozenset()) or (own_pxd.is_file() and (module == target or needs(own_pxd, frozenset()))):
+            found.add(module)
+    return found
 
 
 def assert_up_to_date(venv: Venv, build_dir: Path) -> None:
     assert "ninja: no work to do." in dry_run(venv, build_dir)
 
 
-def test_cuda_major_reconfigure_rebuilds_every_extension(tree, venvs: dict[int, Venv]) -> None:
+@contextlib.contextmanager
+def reconfigured(venv: Venv, build_dir: Path, options: list[str], back: list[str], **env: str) -> Iterator[None]:
+    """Reconfigure ``build_dir`` with ``options`` (regenerating build.ninja), then back with ``back``."""
+    try:
+        meson_configure(venv, build_dir, *options, **env)
+        ninja(venv, build_dir, "build.ninja", **env)
+        yield
+    finally:
+        meson_configure(venv, build_dir, *back)
+        ninja(venv, build_dir, "build.ninja")
+
+
+def cu12_header_roots(venvs: dict[int, Venv]) -> str:
+    nvidia = venvs[12].site_packages / "nvidia"
+    return os.pathsep.join(str(nvidia / part) for part in ("cuda_runtime", "cuda_nvrtc", "cuda_profiler_api"))
+
+
+def test_cuda_major_reconfigure_rebuilds_every_extension(cu13, venvs, cythonized) -> None:
     """-Dcuda-major=12 with CUDA 12 headers and bindings; the bindings come in by PYTHONPATH,
-    since this build dir's Python is the cu13 venv's."""
-    _, build_dir, headers = tree
-    cu12_bindings = {"PYTHONPATH": str(venvs[12].site_packages)}
-    meson_configure(venvs[13], build_dir, "-Dcuda-major=12", f"-Dcuda-path={headers[12]}", **cu12_bindings)
-    ninja(venvs[13], build_dir, "build.ninja", **cu12_bindings)
-    plan = dry_run(venvs[13], build_dir)
-    assert cython_steps(plan) == set(EXTENSIONS)
-    assert {f"{name}.pyx.cpp.o" for name in EXTENSIONS} | {"_cpp_uuid_format.cpp.o"} <= compile_steps(plan)
-    # Back to the configuration that was built: nothing to do, the old artifacts still hold.
-    meson_configure(venvs[13], build_dir, "-Dcuda-major=auto", f"-Dcuda-path={headers[13]}")
-    ninja(venvs[13], build_dir, "build.ninja")
-    assert_up_to_date(venvs[13], build_dir)
+    since this build dir's Python is the cu13 venv's. Back on 13, the old artifacts hold."""
+    venv, build_dir, _ = cu13
+    with reconfigured(venv, build_dir, ["-Dcuda-major=12", f"-Dcuda-path={cu12_header_roots(venvs)}"],
+                      ["-Dcuda-major=auto", "-Dcuda-path="], PYTHONPATH=str(venvs[12].site_packages)):
+        plan = dry_run(venv, build_dir)
+        assert cython_steps(plan) == cythonized
+        # Cython's shared utility code knows no CUDA major: it is not rebuilt.
+        assert compile_steps(plan) == cythonized | {"cpp:_cpp_uuid_format"}
+    assert_up_to_date(venv, build_dir)
 
 
-def test_coverage_toggle_rebuilds_every_extension(tree, venvs: dict[int, Venv]) -> None:
-    _, build_dir, _ = tree
-    meson_configure(venvs[13], build_dir, "-Dcython-coverage=true")
-    ninja(venvs[13], build_dir, "build.ninja")
-    plan = dry_run(venvs[13], build_dir)
-    assert cython_steps(plan) == set(EXTENSIONS)
-    assert "_build_info.py" in plan
-    meson_configure(venvs[13], build_dir, "-Dcython-coverage=false")
-    ninja(venvs[13], build_dir, "build.ninja")
-    assert_up_to_date(venvs[13], build_dir)
+def test_coverage_toggle_rebuilds_every_extension(cu13, cythonized) -> None:
+    venv, build_dir, _ = cu13
+    with reconfigured(venv, build_dir, ["-Dcython-coverage=true"], ["-Dcython-coverage=false"]):
+        plan = dry_run(venv, build_dir)
+        assert cython_steps(plan) == cythonized
+        assert "_build_info.py" in plan
+    assert_up_to_date(venv, build_dir)
 
 
-def test_touching_a_pxd_rebuilds_exactly_its_cimporters(tree, venvs: dict[int, Venv]) -> None:
-    checkout, build_dir, _ = tree
-    with touched(checkout / "cuda_core/cuda/core/_utils/cuda_utils.pxd"):
-        plan = dry_run(venvs[13], build_dir)
-    # cuda_utils.pyx owns the pxd; every other module cimports it.
-    assert cython_steps(plan) == set(EXTENSIONS)
-    assert "_cpp_uuid_format.cpp.o" not in compile_steps(plan)
-    with touched(checkout / "cuda_core/cuda/core/_event.pxd"):
-        plan = dry_run(venvs[13], build_dir)
-    # _event.pyx implements it, _stream cimports it: those two and nothing else.
-    assert cython_steps(plan) == {"_event", "_stream"}
-    assert compile_steps(plan) == {"_event.pyx.cpp.o", "_stream.pyx.cpp.o"}
-    assert_up_to_date(venvs[13], build_dir)
+def test_touching_a_pxd_rebuilds_exactly_its_cimporters(cu13, cythonized) -> None:
+    venv, build_dir, checkout = cu13
+    with touched(checkout / CORE / "_utils/cuda_utils.pxd"):
+        plan = dry_run(venv, build_dir)
+    # cuda_utils.pyx owns the pxd; nearly every other module cimports it.
+    assert cython_steps(plan) == cimporters(checkout, "cuda.core._utils.cuda_utils")
+    assert len(cython_steps(plan)) > len(cythonized) / 2
+    assert "cpp:_cpp_uuid_format" not in compile_steps(plan)
+    with touched(checkout / CORE / "_event.pxd"):
+        plan = dry_run(venv, build_dir)
+    # _event.pyx implements it, _stream cimports it, and what cimports _stream.pxd.
+    expected = cimporters(checkout, "cuda.core._event")
+    assert {"cuda.core._event", "cuda.core._stream"} <= expected < cythonized
+    assert cython_steps(plan) == expected and compile_steps(plan) == expected
+    assert_up_to_date(venv, build_dir)
 
 
-def test_touching_the_compat_pxi_rebuilds_only_its_includer(tree, venvs: dict[int, Venv]) -> None:
-    checkout, build_dir, _ = tree
-    with touched(checkout / "cuda_core/cuda/core/_compat/cu13/driver_compat.pxi"):
-        plan = dry_run(venvs[13], build_dir)
-    assert cython_steps(plan) == {"_device", "_event", "_memory"}
-    with touched(checkout / "cuda_core/cuda/core/_compat/cu12/driver_compat.pxi"):
-        plan = dry_run(venvs[13], build_dir)
+def test_touching_the_compat_pxi_rebuilds_only_its_includers(cu13) -> None:
+    venv, build_dir, checkout = cu13
+    includers = {"cuda.core." + str(path.relative_to(checkout / "cuda_core/cuda/core").with_suffix("")).replace("/", ".")
+                 for path in (checkout / CORE).rglob("*.pyx") if 'include "driver_compat.pxi"' in path.read_text()}
+    assert {"cuda.core._device", "cuda.core._event"} <= includers
+    with touched(checkout / CORE / "_compat/cu13/driver_compat.pxi"):
+        plan = dry_run(venv, build_dir)
+    assert cython_steps(plan) == includers
+    with touched(checkout / CORE / "_compat/cu12/driver_compat.pxi"):
+        plan = dry_run(venv, build_dir)
     # Not compiled for 13; only the build info's source digest looks at it.
     assert cython_steps(plan) == set() and compile_steps(plan) == set() and "_build_info.py" in plan
 
 
 def objects_including(venv: Venv, build_dir: Path, header: Path) -> set[str]:
-    """Objects whose recorded g++ dependencies (ninja -t deps) name ``header``."""
+    """Modules whose recorded g++ dependencies (ninja -t deps, objects only) name ``header``."""
     deps = ninja(venv, build_dir, "-t", "deps").stdout
     objects, current = set(), ""
     for line in deps.splitlines():
         if line and not line.startswith(" "):
-            current = line.split(":")[0].rsplit("/", 1)[-1].removeprefix("meson-generated_")
-        elif line.strip() and Path(line.strip()).name == header.name and \
+            current = line.split(":")[0] if line.split(":")[0].endswith(".o") else ""
+        elif current and line.strip() and Path(line.strip()).name == header.name and \
                 (build_dir / line.strip()).resolve() == header.resolve():
-            objects.add(current)
+            objects |= compile_steps(f"Compiling C++ object {current}")
     return objects
 
 
-def test_touching_cuda_h_recompiles_only_what_includes_it(tree, venvs: dict[int, Venv]) -> None:
-    _, build_dir, headers = tree
-    cuda_h = headers[13] / "include" / "cuda.h"
-    including = {name for name in objects_including(venvs[13], build_dir, cuda_h) if name.endswith(".o")}
-    assert including == {f"{name}.pyx.cpp.o" for name in EXTENSIONS}
+def test_touching_cuda_h_recompiles_only_what_includes_it(cu13, venvs) -> None:
+    venv, build_dir, checkout = cu13
+    cuda_h = next(venvs[13].site_packages.glob("nvidia/*/include/cuda.h"))
+    including = objects_including(venv, build_dir, cuda_h)
+    # cydriver.pxd and cuda_utils.pxd include cuda.h; _cyutility and uuid_format.cpp do not.
+    assert including == cimporters(checkout, "cuda.bindings.cydriver") | \
+        cimporters(checkout, "cuda.core._utils.cuda_utils")
     with touched(cuda_h):
-        plan = dry_run(venvs[13], build_dir)
+        plan = dry_run(venv, build_dir)
     assert cython_steps(plan) == set()
-    assert compile_steps(plan) == including  # uuid_format.cpp includes no CUDA header
+    assert compile_steps(plan) == including
     assert "_build_info.py" in plan  # its depfile names cuda.h: the build info is re-derived
-    assert_up_to_date(venvs[13], build_dir)
+    assert_up_to_date(venv, build_dir)
 
 
-def test_a_changed_bindings_pxd_rebuilds_its_cimporters(tree, venvs: dict[int, Venv]) -> None:
-    _, build_dir, _ = tree
+def test_a_changed_bindings_pxd_rebuilds_its_cimporters(cu13, venvs) -> None:
+    venv, build_dir, checkout = cu13
     with touched(venvs[13].site_packages / "cuda/bindings/cydriver.pxd"):
-        plan = dry_run(venvs[13], build_dir)
-    assert cython_steps(plan) == set(EXTENSIONS)
+        plan = dry_run(venv, build_dir)
+    assert cython_steps(plan) == cimporters(checkout, "cuda.bindings.cydriver")
     with touched(venvs[13].site_packages / "cuda/bindings/_version.py"):
-        plan = dry_run(venvs[13], build_dir)
+        plan = dry_run(venv, build_dir)
     assert "_build_info.py" in plan and cython_steps(plan) == set()
-    assert_up_to_date(venvs[13], build_dir)
+    assert_up_to_date(venv, build_dir)
 
 
-def test_depfiles_track_cydriver_pxd(tree) -> None:
+def test_depfiles_track_cydriver_pxd(cu13) -> None:
     """Cython's depfile misses cydriver.pxd for `from cuda.bindings cimport cydriver`;
-    the tracked form must stay, in every module."""
-    _, build_dir, _ = tree
-    for name in EXTENSIONS:
-        depfile = next(build_dir.glob(f"cuda_core/cuda/core/**/{name}.*.so.p/{name}.pyx.cpp.dep"))
-        assert "cuda/bindings/cydriver.pxd" in depfile.read_text(), depfile
+    the tracked form must stay, in every module that cimports the driver."""
+    venv, build_dir, _ = cu13
+    for depfile in build_dir.glob("cuda_core/**/*.pyx.cpp.dep"):
+        source = depfile.name.removesuffix(".cpp.dep")
+        if "cydriver" in next(REPO_ROOT.glob(f"cuda_core/**/{source}")).read_text():
+            assert "cuda/bindings/cydriver.pxd" in depfile.read_text(), depfile
     for source in (REPO_ROOT / "cuda_core").rglob("*.p[yx][xdi]"):
         code = [line.split("#", 1)[0] for line in source.read_text().splitlines()]
         assert not any(line.strip().startswith("from cuda.bindings cimport") for line in code), source

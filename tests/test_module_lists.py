@@ -1,32 +1,32 @@
-"""The lists of extension modules kept outside meson.build follow it: the tests' EXTENSIONS
-and the setuptools reference of benchmarks/ must name exactly the modules Meson builds."""
+"""The meson.build files are the one module list: every .pyx is a module Meson builds, and the
+setuptools reference of benchmarks/ builds exactly Meson's modules, read from Meson itself."""
 
 from __future__ import annotations
 
-import re
-import sys
+import json
 
-from conftest import EXTENSIONS, REPO_ROOT
+from builds import REPO_ROOT, SessionBuilds, run
 
-
-def meson_extension_modules() -> dict[str, str]:
-    """Module name -> dotted name, read from every meson.build under cuda_core/."""
-    found = {}
-    for meson_build in sorted((REPO_ROOT / "cuda_core").rglob("meson.build")):
-        text = meson_build.read_text()
-        for name, subdir in re.findall(r"py\.extension_module\(\s*'(\w+)'.*?subdir:\s*'([\w/]+)'", text, re.S):
-            found[name] = f"{subdir.replace('/', '.')}.{name}"
-    return found
+SHARED_UTILITY = "cuda.core._cyutility"
 
 
-def test_conftest_extensions_are_mesons() -> None:
-    assert set(EXTENSIONS) == set(meson_extension_modules())
+def test_every_pyx_is_a_module_meson_builds(builds: SessionBuilds) -> None:
+    root = builds.checkout / "cuda_core"
+    sources = {".".join(pyx.relative_to(root).with_suffix("").parts) for pyx in root.rglob("*.pyx")}
+    assert sources == set(builds.modules(13)) - {SHARED_UTILITY}
 
 
-def test_setuptools_reference_builds_the_same_modules() -> None:
-    sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
-    try:
-        import reference_setuptools
-    finally:
-        sys.path.pop(0)
-    assert set(reference_setuptools.MODULES) == set(meson_extension_modules().values())
+def test_each_module_is_installed_where_its_source_is(builds: SessionBuilds) -> None:
+    for name, built in builds.modules(13).items():
+        package_dir = builds.checkout / "cuda_core" / name.rsplit(".", 1)[0].replace(".", "/")
+        assert built.parent.relative_to(builds.build_dir(13)) == package_dir.relative_to(builds.checkout), name
+
+
+def test_setuptools_reference_builds_the_same_modules(builds: SessionBuilds) -> None:
+    venv = builds.venvs[13]
+    listed = run([venv.python, REPO_ROOT / "benchmarks/reference_setuptools.py", "--modules-from",
+                  builds.build_dir(13), "--list-modules"],
+                 venv.env(PYTHONPATH=str(REPO_ROOT / "tools")), builds.checkout).stdout
+    modules = json.loads(listed)
+    assert set(modules) == set(builds.modules(13)) - {SHARED_UTILITY}
+    assert modules["cuda.core._device"] == ["_device.pyx", "_cpp/uuid_format.cpp"]

@@ -1,4 +1,10 @@
-"""sdist, per-major wheels, the dual wheel, and reproducibility: real builds and real installs."""
+"""Per-major wheels, the dual wheel, the sdist, isolated builds, and reproducibility.
+
+The per-major wheels are the session's builds packed by meson-python (``-Cbuild-dir``).
+Two tests build in full, isolated, as users do: ``python -m build`` (sdist, then a wheel
+from it) and ``pip install .`` into a fresh venv; both download the build requirements
+from PyPI.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ import json
 import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -14,48 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EXTENSIONS, REPO_ROOT, Venv, run
+from builds import MAJORS, REPO_ROOT, SOURCE_DATE_EPOCH, SessionBuilds, Venv, run
+from cuda_core_build import facts
+from cuda_core_build.wheel_files import Wheel, build_info_of
 
-sys.path.insert(0, str(REPO_ROOT / "tools"))
-from wheel_files import Wheel, build_info_of  # noqa: E402
-
-SOURCE_DATE_EPOCH = "1700000000"
 MERGE = REPO_ROOT / "tools" / "merge_wheels.py"
-
-
-@dataclass
-class Artifacts:
-    sdist: Path
-    wheels: dict[int, Path]
-    twin13: Path  # a second cu13 wheel from the same sdist, built separately
-
-
-def git_snapshot(checkout: Path, env: dict[str, str]) -> None:
-    """meson dist packs what git tracks: make the scratch checkout a repository."""
-    git = ["git", "-c", "user.name=test", "-c", "user.email=test@example.invalid"]
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "snapshot"]):
-        run([*git, *args], env, checkout)
-
-
-def wheel_from_sdist(venv: Venv, sdist: Path, out: Path) -> Path:
-    """Build a wheel from the sdist with the venv's tools and headers, offline."""
-    run([venv.python, "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps", "--no-index", "-w", out, sdist],
-        venv.env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH), out.parent)
-    return next(out.glob("cuda_core-*.whl"))
-
-
-@pytest.fixture(scope="module")
-def artifacts(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.TempPathFactory) -> Artifacts:
-    checkout = make_checkout("sdist-source")
-    git_snapshot(checkout, venvs[13].env())
-    dist = tmp_path_factory.mktemp("dist")
-    run([venvs[13].python, "-m", "build", "--sdist", "--no-isolation", "--outdir", dist, checkout],
-        venvs[13].env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH), checkout)
-    sdist = next(dist.glob("cuda_core-*.tar.gz"))
-    wheels = {major: wheel_from_sdist(venv, sdist, tmp_path_factory.mktemp(f"wheel-cu{major}"))
-              for major, venv in venvs.items()}
-    twin = wheel_from_sdist(venvs[13], sdist, tmp_path_factory.mktemp("wheel-cu13-twin"))
-    return Artifacts(sdist, wheels, twin)
 
 
 def install_target(venv: Venv, wheel: Path, target: Path) -> dict[str, str]:
@@ -64,73 +34,66 @@ def install_target(venv: Venv, wheel: Path, target: Path) -> dict[str, str]:
     return venv.env(PYTHONPATH=str(target))
 
 
-@pytest.mark.parametrize("major", [12, 13])
-def test_per_major_wheel_from_the_sdist(artifacts: Artifacts, major: int) -> None:
-    wheel = Wheel.read(artifacts.wheels[major])
+def metadata_header(wheel: Wheel) -> list[str]:
+    return wheel.text(wheel.dist_info("METADATA")).partition("\n\n")[0].splitlines()
+
+
+@pytest.mark.parametrize("major", MAJORS)
+def test_per_major_wheel(builds: SessionBuilds, major: int) -> None:
+    wheel = Wheel.read(builds.wheel(major))
     info = build_info_of(wheel)
     assert info["cuda_major"] == major and str(info["cuda_bindings_version"]).startswith(f"{major}.")
-    metadata = wheel.text(wheel.dist_info("METADATA")).partition("\n\n")[0].splitlines()
-    other = 25 - major
-    assert f"Requires-Dist: cuda-bindings=={major}.*" in metadata
-    assert f"Provides-Extra: cu{major}" in metadata and f"Provides-Extra: cu{other}" not in metadata
-    assert sum(name.endswith(".so") for name in wheel.contents) == len(EXTENSIONS)
+    header = metadata_header(wheel)
+    assert f"Requires-Dist: cuda-bindings=={major}.*" in header
+    assert f"Provides-Extra: cu{major}" in header
+    assert not [line for line in header if line.startswith("Provides-Extra: cu") and line != f"Provides-Extra: cu{major}"]
+    modules = builds.modules(major)
+    assert sum(name.endswith(".so") for name in wheel.contents) == len(modules)
+    for name in modules:
+        assert any(entry.startswith(name.replace(".", "/") + ".cpython-") for entry in wheel.contents), name
 
 
-def test_wrong_major_refuses_to_import_in_a_fresh_venv(artifacts: Artifacts, venvs: dict[int, Venv],
-                                                       tmp_path: Path) -> None:
-    """The cu12 wheel in a fresh venv with CUDA 13 bindings (from PyPI): the clear ImportError."""
-    fresh = tmp_path / "fresh"
-    env = venvs[13].env(activated=False)
-    run([sys.executable, "-m", "venv", fresh], env, tmp_path)
-    bindings = [line for line in (REPO_ROOT / "requirements/cu13.txt").read_text().splitlines()
-                if line.startswith("cuda-bindings")]
-    run([fresh / "bin/python", "-m", "pip", "install", "-q", *bindings], env, tmp_path)
-    run([fresh / "bin/python", "-m", "pip", "install", "-q", "--no-deps", artifacts.wheels[12]], env, tmp_path)
-    result = subprocess.run([fresh / "bin/python", "-c", "import cuda.core"], env=env, cwd=tmp_path,
-                            capture_output=True, text=True)
-    assert result.returncode != 0
-    last = result.stderr.strip().splitlines()[-1]
-    assert "built for CUDA 12" in last and "is for CUDA 13" in last and 'pip install "cuda-bindings==12.*"' in last
-
-
-def test_builds_are_reproducible(artifacts: Artifacts) -> None:
-    """Two builds of one sdist and major: the same bytes, and SOURCE_DATE_EPOCH in every entry."""
-    first, second = Wheel.read(artifacts.wheels[13]), Wheel.read(artifacts.twin13)
-    extensions = [name for name in first.contents if name.endswith(".so")]
-    assert extensions and all(first.contents[n] == second.contents[n] for n in extensions)
-    assert first.contents == second.contents
-    digests = {hashlib.sha256(p.read_bytes()).hexdigest() for p in (artifacts.wheels[13], artifacts.twin13)}
-    assert len(digests) == 1, "the wheel files differ although every entry matches"
+def test_packing_is_reproducible(builds: SessionBuilds, tmp_path: Path) -> None:
+    """The same build packed twice: byte-identical wheel files, every entry stamped SOURCE_DATE_EPOCH."""
+    venv = builds.venvs[13]
+    run([venv.python, "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps", "--no-index",
+         f"-Cbuild-dir={builds.build_dir(13)}", "-w", tmp_path, builds.checkout],
+        venv.env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH), builds.checkout)
+    again = next(tmp_path.glob("cuda_core-*.whl"))
+    assert again.read_bytes() == builds.wheel(13).read_bytes()
     stamp = datetime.fromtimestamp(int(SOURCE_DATE_EPOCH), tz=timezone.utc).timetuple()[:6]
-    with zipfile.ZipFile(artifacts.wheels[13]) as archive:
+    with zipfile.ZipFile(again) as archive:
         assert {info.date_time for info in archive.infolist()} == {stamp}
 
 
 @pytest.fixture(scope="module")
-def dual(artifacts: Artifacts, tmp_path_factory: pytest.TempPathFactory, venvs: dict[int, Venv]) -> Path:
+def dual(builds: SessionBuilds, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dual")
-    run([venvs[13].python, MERGE, artifacts.wheels[12], artifacts.wheels[13], "-o", out], venvs[13].env(), out)
+    venv = builds.venvs[13]
+    run([venv.python, MERGE, builds.wheel(12), builds.wheel(13), "-o", out], venv.env(), out)
     return next(out.glob("cuda_core-*.whl"))
 
 
-@pytest.mark.parametrize("major", [12, 13])
+@pytest.mark.parametrize("major", MAJORS)
 def test_dual_wheel_picks_the_build_of_the_installed_bindings(dual: Path, venvs: dict[int, Venv], tmp_path: Path,
                                                               major: int) -> None:
     env = install_target(venvs[major], dual, tmp_path / "site")
     report = json.loads(run([venvs[major].python, "-m", "cuda.core", "--json"], env, tmp_path).stdout)
     assert report["build"]["cuda_major"] == major
-    code = "import cuda.core, cuda.core._device as d; print(d.__file__); print(cuda.core.Device.__module__)"
-    where, module = run([venvs[major].python, "-c", code], env, tmp_path).stdout.split()
+    code = ("import cuda.core, cuda.core._device as d, cuda.core._cyutility as u; print(d.__file__); "
+            "print(u.__file__); print(cuda.core.Device.__module__)")
+    where, utility, module = run([venvs[major].python, "-c", code], env, tmp_path).stdout.split()
     assert f"/cuda/core/_cu{major}/" in where and module == "cuda.core._device"
+    assert f"/cuda/core/_cu{major}/_cyutility" in utility  # one shared utility module per major
 
 
 def test_dual_wheel_metadata_offers_both_extras(dual: Path) -> None:
     wheel = Wheel.read(dual)
-    header = wheel.text(wheel.dist_info("METADATA")).partition("\n\n")[0].splitlines()
+    header = metadata_header(wheel)
     assert not [line for line in header if line.startswith("Requires-Dist: cuda-bindings") and ";" not in line]
-    for major in (12, 13):
+    for major in MAJORS:
         assert f'Requires-Dist: cuda-bindings=={major}.*; extra == "cu{major}"' in header
-    assert {build_info_of(wheel, f"_cu{m}/")["cuda_major"] for m in (12, 13)} == {12, 13}
+    assert {build_info_of(wheel, f"_cu{m}/")["cuda_major"] for m in MAJORS} == set(MAJORS)
 
 
 def altered_copy(source: Path, target_dir: Path, **build_info: str) -> Path:
@@ -153,30 +116,126 @@ def altered_copy(source: Path, target_dir: Path, **build_info: str) -> Path:
     ("other version", "different versions"),
     ("other source", "different sources"),
 ])
-def test_merge_refusals(artifacts: Artifacts, venvs: dict[int, Venv], tmp_path: Path, case: str,
-                        expected: str) -> None:
-    cu12 = artifacts.wheels[12]
+def test_merge_refusals(builds: SessionBuilds, tmp_path: Path, case: str, expected: str) -> None:
+    cu12, cu13 = builds.wheel(12), builds.wheel(13)
     if case == "same major":
-        pair = [artifacts.twin13, artifacts.wheels[13]]
+        pair = [altered_copy(cu13, tmp_path / "twin"), cu13]
     elif case == "other version":
-        pair = [altered_copy(cu12, tmp_path / "v", version="0.0.9"), artifacts.wheels[13]]
+        pair = [altered_copy(cu12, tmp_path / "v", version="0.0.9"), cu13]
     else:
-        pair = [altered_copy(cu12, tmp_path / "s", source_digest="0" * 64), artifacts.wheels[13]]
-    result = run([venvs[13].python, MERGE, *pair, "-o", tmp_path / "out"], venvs[13].env(), tmp_path, check=False)
+        pair = [altered_copy(cu12, tmp_path / "s", source_digest="0" * 64), cu13]
+    venv = builds.venvs[13]
+    result = run([venv.python, MERGE, *pair, "-o", tmp_path / "out"], venv.env(), tmp_path, check=False)
     assert result.returncode == 1 and not (tmp_path / "out").exists()
     assert result.stderr.strip().splitlines() == [result.stderr.strip()] and expected in result.stderr
 
 
-def test_isolated_wheel_build_follows_the_headers_of_the_environment(make_checkout, venvs: dict[int, Venv],
-                                                                     tmp_path: Path) -> None:
-    """`python -m build --wheel`, isolated, with CUDA_PATH at CUDA 12 headers: the backend asks for
-    cuda-bindings 12.9 and the wheel is a CUDA 12 build."""
-    checkout = make_checkout("isolated-cu12")
+def git_snapshot(checkout: Path, env: dict[str, str]) -> None:
+    """meson dist packs what git tracks: make the scratch checkout a repository."""
+    git = ["git", "-c", "user.name=test", "-c", "user.email=test@example.invalid"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "snapshot"]):
+        run([*git, *args], env, checkout)
+
+
+@dataclass
+class PythonMBuild:
+    sdist: Path
+    wheel: Path
+    output: str
+
+
+@pytest.fixture(scope="module")
+def python_m_build(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.TempPathFactory) -> PythonMBuild:
+    """`python -m build` with CUDA_PATH at CUDA 12 headers: the sdist (meson dist of the git tree),
+    then a wheel built from it in an isolated environment (build requirements from PyPI)."""
+    checkout = make_checkout("python-m-build")
+    env = venvs[13].env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH)
+    git_snapshot(checkout, env)
     nvidia = venvs[12].site_packages / "nvidia"
     cuda_path = ":".join(str(nvidia / part) for part in ("cuda_runtime", "cuda_nvrtc", "cuda_profiler_api"))
-    out = tmp_path / "dist"
-    result = run([venvs[13].python, "-m", "build", "--wheel", "--outdir", out, checkout],
-                 venvs[13].env(CUDA_PATH=cuda_path), checkout)
-    assert "requiring cuda-bindings==12.9.*" in result.stdout + result.stderr
-    info = build_info_of(Wheel.read(next(out.glob("cuda_core-*.whl"))))
+    dist = tmp_path_factory.mktemp("dist")
+    result = run([venvs[13].python, "-m", "build", "--outdir", dist, checkout], {**env, "CUDA_PATH": cuda_path},
+                 checkout)
+    return PythonMBuild(next(dist.glob("cuda_core-*.tar.gz")), next(dist.glob("cuda_core-*.whl")),
+                        result.stdout + result.stderr)
+
+
+@pytest.mark.slow
+@pytest.mark.network
+def test_python_m_build_makes_an_sdist_and_a_wheel_of_the_headers_major(python_m_build: PythonMBuild,
+                                                                        builds: SessionBuilds) -> None:
+    with tarfile.open(python_m_build.sdist) as archive:
+        names = archive.getnames()
+    assert any(n.endswith("/tools/cuda_core_build/backend.py") for n in names)
+    assert any(n.endswith("/cuda_core/cuda/core/meson.build") for n in names)
+    top_level = {n.split("/")[1] for n in names if n.count("/") >= 2}
+    assert not {d for d in top_level if d == "build" or d.startswith(("build-", ".venvs", ".mesonpy"))}, top_level
+    assert not any(n.endswith((".so", ".pyx.cpp", "_build_info.py")) for n in names)
+    assert f"requiring cuda-bindings=={12}.{facts.bindings_pin(12).split('.')[1]}.*" in python_m_build.output
+    wheel = Wheel.read(python_m_build.wheel)
+    info = build_info_of(wheel)
     assert info["cuda_major"] == 12 and info["cuda_version"] == 12090
+    assert "Requires-Dist: cuda-bindings==12.*" in metadata_header(wheel)
+    assert sum(n.endswith(".so") for n in wheel.contents) == len(builds.modules(12))
+
+
+@pytest.mark.slow
+@pytest.mark.network
+def test_extension_modules_are_reproducible_across_build_paths(python_m_build: PythonMBuild,
+                                                               builds: SessionBuilds) -> None:
+    """The cu12 modules built from the sdist, isolated, in another directory and environment are
+    byte-identical to the session's cu12 build: no path or time leaks into a module."""
+    isolated, session = Wheel.read(python_m_build.wheel), Wheel.read(builds.wheel(12))
+    modules = sorted(name for name in session.contents if name.endswith(".so"))
+    assert modules == sorted(name for name in isolated.contents if name.endswith(".so"))
+    differing = [name for name in modules if isolated.contents[name] != session.contents[name]]
+    assert not differing, differing
+
+
+@pytest.fixture(scope="module")
+def fresh_venv(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """README's first command, for real: `pip install .` (isolated; build requirements and, where
+    no complete toolkit is found, NVIDIA's header wheels from PyPI) into a fresh venv."""
+    checkout = make_checkout("isolated")
+    fresh = tmp_path_factory.mktemp("fresh") / "venv"
+    env = venvs[13].env(activated=False)
+    run([sys.executable, "-m", "venv", fresh], env, checkout)
+    run([fresh / "bin/python", "-m", "pip", "install", "-q", checkout], env, checkout)
+    return fresh
+
+
+@pytest.mark.slow
+@pytest.mark.network
+def test_isolated_pip_install_in_a_fresh_venv(fresh_venv: Path, venvs: dict[int, Venv], tmp_path: Path) -> None:
+    env = venvs[13].env(activated=False)
+    report = json.loads(run([fresh_venv / "bin/python", "-m", "cuda.core", "--json"], env, tmp_path).stdout)
+    major = report["build"]["cuda_major"]
+    assert major in MAJORS
+    requires = run([fresh_venv / "bin/python", "-c", "import importlib.metadata as m; print(m.requires('cuda-core'))"],
+                   env, tmp_path).stdout
+    assert f"cuda-bindings=={major}.*" in requires
+
+
+@pytest.mark.slow
+@pytest.mark.network
+def test_wrong_major_refuses_to_import_in_a_fresh_venv(fresh_venv: Path, builds: SessionBuilds,
+                                                       venvs: dict[int, Venv], tmp_path: Path) -> None:
+    """The cu12 wheel beside the fresh venv's CUDA 13 bindings (from PyPI): the clear ImportError."""
+    target = tmp_path / "site"
+    run([fresh_venv / "bin/python", "-m", "pip", "install", "-q", "--no-deps", "--target", target,
+         builds.wheel(12)], venvs[13].env(activated=False), tmp_path)
+    result = subprocess.run([fresh_venv / "bin/python", "-c", "import cuda.core"],
+                            env=venvs[13].env(activated=False, PYTHONPATH=str(target)), cwd=tmp_path,
+                            capture_output=True, text=True)
+    assert result.returncode != 0
+    last = result.stderr.strip().splitlines()[-1]
+    assert "built for CUDA 12" in last and "is for CUDA 13" in last and 'pip install "cuda-bindings==12.*"' in last
+
+
+def test_wheel_hashes_name_the_same_modules(builds: SessionBuilds) -> None:
+    """Sanity of the session wheels against the build dirs: each .so in a wheel is its build's file."""
+    for major in MAJORS:
+        wheel = Wheel.read(builds.wheel(major))
+        for name, path in builds.modules(major).items():
+            entry = next(e for e in wheel.contents if e.startswith(name.replace(".", "/") + ".cpython-"))
+            assert hashlib.sha256(wheel.contents[entry]).digest() == hashlib.sha256(path.read_bytes()).digest(), name

@@ -1,8 +1,8 @@
-"""API tests that need no GPU: they run against the cuda.core importable here, once per major.
+"""API tests that need no GPU: they run against a built cuda.core, once per major.
 
-tests/test_package.py runs this directory in each major's venv against a real install
-(``CUDA_CORE_API_TESTS=1``); the GPU machine runs it too, where tests that check the
-no-driver behaviour skip.
+In the CPU suite each test runs in the worker of each major (tests/remote.py); with
+``CUDA_CORE_TEST_LOCAL=1`` (the GPU machine) against the cuda.core importable here, where
+the tests that check the no-driver behaviour skip.
 """
 
 from __future__ import annotations
@@ -20,9 +20,17 @@ def driver_available() -> bool:
     return True
 
 
+@pytest.fixture(scope="session", autouse=True)
+def cuda_major() -> int:
+    """The CUDA major under test: the worker's parameter, or the importable build's major."""
+    from cuda.core import _build_info
+    return _build_info.cuda_major
+
+
 @pytest.fixture(scope="session")
-def cuda_core():
+def cuda_core(cuda_major: int):
     import cuda.core
+    assert cuda.core._build_info.cuda_major == cuda_major, "the cuda.core imported is not of the major under test"
     return cuda.core
 
 

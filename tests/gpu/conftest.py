@@ -1,7 +1,8 @@
-"""GPU tests: they run against the cuda.core importable here, and skip cleanly without a driver.
+"""GPU tests: they run against a built cuda.core, and skip cleanly without a driver.
 
-Run them on a GPU machine with ``CUDA_CORE_GPU_TESTS=1 python -m pytest tests/gpu``
-(README, developer section); the CPU suite runs them too, expecting the clean skip.
+On a GPU machine: ``CUDA_CORE_TEST_LOCAL=1 python -m pytest tests/gpu`` against the
+cuda.core importable there (tools/gpu_check.sh). The CPU suite runs them in the worker of
+each major (tests/remote.py), where each must skip, naming the missing driver.
 """
 
 from __future__ import annotations
@@ -9,9 +10,17 @@ from __future__ import annotations
 import pytest
 
 
+@pytest.fixture(scope="session", autouse=True)
+def cuda_major() -> int:
+    """The CUDA major under test: the worker's parameter, or the importable build's major."""
+    from cuda.core import _build_info
+    return _build_info.cuda_major
+
+
 @pytest.fixture(scope="session")
-def cuda_core():
+def cuda_core(cuda_major: int):
     import cuda.core
+    assert cuda.core._build_info.cuda_major == cuda_major, "the cuda.core imported is not of the major under test"
     try:
         count = cuda.core.system.get_num_devices()
     except cuda.core.DriverNotFoundError as err:
