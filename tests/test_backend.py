@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from builds import REPO_ROOT
+from builds import REPO_ROOT, Venv, run
 from cuda_core_build import backend, facts
 from cuda_core_build import probe as cuda_probe
 
@@ -69,12 +69,55 @@ def test_setup_args_options_are_read_like_meson_does() -> None:
     assert backend.meson_option(None, "cuda-major", "auto") == "auto"
 
 
-def test_editable_build_dir_is_per_python_and_major(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_editable_build_dir_is_per_python_major_and_environment(monkeypatch: pytest.MonkeyPatch,
+                                                                tmp_path: Path) -> None:
     monkeypatch.setenv("CUDA_PATH", str(fake_toolkit(tmp_path / "cuda-12.9", 12090)))
     settings, major = backend.editable_build_dir({})
     tag = f"cp{sys.version_info.major}{sys.version_info.minor}"
-    assert major == 12 and settings["build-dir"] == str(REPO_ROOT / "build" / f"{tag}-cu12")
+    assert major == 12 and settings["build-dir"] == str(REPO_ROOT / "build" / f"{tag}-cu12-{backend.environment_key()}")
     assert backend.editable_build_dir({"build-dir": "mine"})[0]["build-dir"] == "mine"
+
+
+def test_two_venvs_of_one_python_and_major_get_two_build_dirs(venvs: dict[int, Venv], tmp_path: Path) -> None:
+    """Each venv asks the backend, with the same CUDA 13 headers: two build dirs, each named for
+    its own environment (the cu12 venv's bindings play no part in the choice)."""
+    root = fake_toolkit(tmp_path / "cuda-13", 13000)
+    code = "from cuda_core_build import backend; print(backend.editable_build_dir({})[0]['build-dir'])"
+    dirs = {major: run([venv.python, "-c", code], venv.env(PYTHONPATH=str(REPO_ROOT / "tools"), CUDA_PATH=str(root)),
+                       tmp_path).stdout.strip() for major, venv in venvs.items()}
+    assert dirs[12] != dirs[13]
+    for major, build_dir in dirs.items():
+        assert Path(build_dir).parent == REPO_ROOT / "build"
+        assert Path(build_dir).name.startswith(f"cp{sys.version_info.major}{sys.version_info.minor}-cu13-cu{major}-")
+
+
+@pytest.mark.network
+def test_an_isolated_editable_install_is_refused_before_building(make_checkout, venvs: dict[int, Venv]) -> None:
+    """The isolated environment's tools are deleted after the install, but every import after an edit
+    needs them: refused with one line naming --no-build-isolation, and nothing is built."""
+    checkout = make_checkout("isolated-editable")
+    venv = venvs[13]
+    result = run([venv.python, "-m", "pip", "install", "--no-deps", "-e", checkout], venv.env(), checkout, check=False)
+    assert result.returncode != 0
+    refusals = [line for line in (result.stdout + result.stderr).splitlines() if "cuda-core: an editable install" in line]
+    assert len(refusals) == 1, result.stdout + result.stderr
+    assert "pip install --no-build-isolation -e ." in refusals[0] and "temporary isolated environment" in refusals[0]
+    assert not (checkout / "build").exists()
+
+
+def test_a_default_toolkit_of_another_major_falls_back_on_the_majors_wheels(nothing_found: Path) -> None:
+    """-Dcuda-major=12 with a complete CUDA 13 toolkit at /usr/local/cuda (nobody pointed at it):
+    NVIDIA's CUDA 12 header wheels, not an error."""
+    fake_toolkit(nothing_found, 13000)
+    requires = backend.get_requires_for_build_wheel({"setup-args": ["-Dcuda-major=12"]})
+    assert set(facts.requirement_lines("cu12")) <= set(requires)
+    assert not any(r.startswith("nvidia-cuda-runtime==13") for r in requires)
+
+
+def test_an_explicit_toolkit_of_another_major_stays_an_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CUDA_PATH", str(fake_toolkit(tmp_path / "cuda-13", 13000)))
+    with pytest.raises(SystemExit, match="-Dcuda-major=12 but the headers"):
+        backend.get_requires_for_build_wheel({"setup-args": ["-Dcuda-major=12"]})
 
 
 def test_metadata_requires_its_major_and_offers_only_its_extra() -> None:

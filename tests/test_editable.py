@@ -8,6 +8,8 @@ rebuilt at the end.
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -108,3 +110,59 @@ def test_the_probe_never_starts_an_editable_rebuild(editable: Path, builds: Sess
         # Nothing was rebuilt from the edit (asserted above): the old text and mtime make it current again.
         source.write_text(original)
         os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+
+
+def test_concurrent_imports_after_an_edit_take_turns(editable: Path, builds: SessionBuilds, tmp_path: Path) -> None:
+    """Three processes import right after an edit: one rebuilds (saying so, with ninja's progress on
+    stderr), the others wait for it under the build dir's lock. Afterwards the module is the one a
+    lone rebuild makes, ninja has no work, and the build info still knows what it follows."""
+    venv, build_dir = builds.venvs[13], builds.build_dir(13)
+    source = editable / "cuda_core/cuda/core/_context.pyx"
+    original = source.read_text()
+    source.write_text(original + "\n\ndef _concurrent_marker() -> int:\n    return 3\n")
+    try:
+        code = "import cuda.core._context as c; print(c._concurrent_marker())"
+        processes = [subprocess.Popen([venv.python, "-c", code], env=venv.env(), cwd=tmp_path, text=True,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)]
+        outputs = [process.communicate() for process in processes]
+        assert [process.returncode for process in processes] == [0, 0, 0], outputs
+        assert [out.strip() for out, _ in outputs] == ["3", "3", "3"]
+        rebuilt = [err for _, err in outputs if "cuda-core: rebuilding the editable cuda.core in" in err]
+        assert len(rebuilt) == 1 and "[1/" in rebuilt[0] and "_context.pyx" in rebuilt[0], outputs
+        assert "ninja: no work to do." in ninja(venv, build_dir, "-n").stdout
+        deps = ninja(venv, build_dir, "-t", "deps", "cuda_core/cuda/core/_build_info.py").stdout
+        assert "cuda.h" in deps and "cuda/bindings/_version.py" in deps and "(VALID)" in deps
+        module = builds.modules(13)["cuda.core._context"]
+        concurrent = module.read_bytes()
+        os.utime(source)
+        ninja(venv, build_dir)
+        assert module.read_bytes() == concurrent
+    finally:
+        source.write_text(original)
+        for major, build in ((m, builds.build_dir(m)) for m in MAJORS):
+            ninja(builds.venvs[major], build)
+
+
+def test_an_import_with_nothing_to_rebuild_is_silent(editable: Path, builds: SessionBuilds, tmp_path: Path) -> None:
+    result = run([builds.venvs[13].python, "-c", "import cuda.core"], builds.venvs[13].env(), tmp_path)
+    assert result.stderr == "" and result.stdout == ""
+
+
+def test_a_deleted_build_dir_is_one_import_error_and_spares_the_other_packages(editable: Path, builds: SessionBuilds,
+                                                                                tmp_path: Path) -> None:
+    """The cu12 venv's editable install over a build dir that is then deleted: importing cuda.core
+    names the dir and the reinstall command; cuda.bindings and cuda.pathfinder import as ever."""
+    venv = builds.venvs[12]
+    doomed = builds.checkout / "build-cu12-doomed"
+    shutil.copytree(builds.build_dir(12), doomed, symlinks=True)
+    run([venv.python, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-deps", f"-Cbuild-dir={doomed}",
+         "-e", editable], venv.env(), editable)
+    shutil.rmtree(doomed)
+    broken = run([venv.python, "-c", "import cuda.core"], venv.env(), tmp_path, check=False)
+    last = broken.stderr.strip().splitlines()[-1]
+    assert broken.returncode != 0 and last.startswith("ImportError: cuda.core is installed editable, but its build "
+                                                      f"directory {doomed} is gone")
+    assert last.endswith(f"reinstall it with: pip install --no-build-isolation -e {editable}")
+    others = run([venv.python, "-c", "import cuda.bindings.driver, cuda.pathfinder; print('fine')"], venv.env(),
+                 tmp_path)
+    assert others.stdout.strip() == "fine"

@@ -8,6 +8,7 @@ package.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -18,7 +19,8 @@ from typing import Iterator
 import pytest
 
 from builds import (MAJORS, SessionBuilds, Venv, build_info, extension_modules, file_hashes, meson_configure,
-                      meson_setup, ninja)
+                    meson_setup, ninja, run)
+from cuda_core_build import facts
 
 
 @contextlib.contextmanager
@@ -142,3 +144,159 @@ def test_unsupported_cuda_major_option_is_one_clear_line(builds: SessionBuilds, 
     assert result.returncode != 0 and len(errors) == 1, result.stdout + result.stderr
     assert f"-Dcuda-major={value} is not a supported CUDA major: use one of auto, 12, 13" in errors[0]
     shutil.rmtree(build_dir, ignore_errors=True)
+
+
+# --- traps a user fell into: clear errors first, any path, a build dir keeps its major ---------
+
+HEADERS = ("cuda.h", "nvrtc.h", "cudaProfiler.h")
+
+
+def private_toolkit(venv: Venv, root: Path) -> Path:
+    """A toolkit-like root holding copies of the venv's wheel headers in ROOT/include."""
+    include = root / "include"
+    include.mkdir(parents=True)
+    for header in HEADERS:
+        shutil.copy2(next(venv.site_packages.glob(f"nvidia/*/include/{header}")), include / header)
+    return root
+
+
+def first_error(output: str) -> str:
+    """The first line of a build's output that reports a failure."""
+    return next(line for line in output.splitlines() if "error" in line.lower() or "FAILED" in line)
+
+
+def test_any_character_of_the_toolkit_path_reaches_the_compilers(builds: SessionBuilds, tmp_path: Path) -> None:
+    """'#' (which Meson's keyval cuts at), '$' and spaces in the toolkit's path: the probe's paths
+    reach Meson as links, and a module compiles against those headers."""
+    venv = builds.venvs[13]
+    root = private_toolkit(venv, tmp_path / "odd #dir $with spaces" / "cuda 13")
+    build_dir = builds.checkout / "build-odd-path"
+    try:
+        meson_setup(venv, builds.checkout, build_dir, f"-Dcuda-path={root}")
+        context = extension_modules(venv, build_dir)["cuda.core._context"]
+        ninja(venv, build_dir, "cuda_core/cuda/core/_build_info.py", str(context.relative_to(build_dir)))
+        assert context.is_file() and build_info(build_dir)["cuda_major"] == 13
+        assert os.readlink(build_dir / "cuda-links" / "include-0") == str(root / "include")
+        deps = ninja(venv, build_dir, "-t", "deps").stdout
+        assert str(root / "include" / "cuda.h") in deps  # g++ read the private cuda.h, through the link
+    finally:
+        shutil.rmtree(build_dir, ignore_errors=True)
+
+
+def test_a_backslash_in_the_toolkit_path_is_refused_at_setup(builds: SessionBuilds, tmp_path: Path) -> None:
+    """Meson reads a backslash as a path separator, so it could never watch those headers: one clear
+    line at setup, not a build that fails or regenerates forever."""
+    venv = builds.venvs[13]
+    root = private_toolkit(venv, tmp_path / "back\\slash" / "cuda")
+    build_dir = builds.checkout / "build-backslash"
+    try:
+        result = meson_setup(venv, builds.checkout, build_dir, f"-Dcuda-path={root}", check=False)
+        errors = [line for line in (result.stdout + result.stderr).splitlines() if "ERROR:" in line]
+        assert result.returncode != 0 and len(errors) == 1, result.stdout + result.stderr
+        assert "holds a backslash, which Meson cannot track: make a link" in errors[0]
+    finally:
+        shutil.rmtree(build_dir, ignore_errors=True)
+
+
+def test_a_relative_cuda_path_is_taken_from_where_the_user_stands(builds: SessionBuilds, tmp_path: Path) -> None:
+    venv = builds.venvs[13]
+    private_toolkit(venv, tmp_path / "toolkits" / "cuda")
+    build_dir = builds.checkout / "build-relative-cuda-path"
+    try:
+        # A shell sets PWD to where the user stands; Meson runs the probe from the source directory.
+        meson_setup(venv, builds.checkout, build_dir, cwd=tmp_path, CUDA_PATH="toolkits/cuda", PWD=str(tmp_path))
+        pinned = json.loads((build_dir / "cuda-toolkit-pin.json").read_text())
+        assert pinned["include_dirs"] == [str(tmp_path / "toolkits" / "cuda" / "include")]
+        assert build_info_built(venv, build_dir)["cuda_major"] == 13
+    finally:
+        shutil.rmtree(build_dir, ignore_errors=True)
+
+
+def build_info_built(venv: Venv, build_dir: Path) -> dict[str, object]:
+    ninja(venv, build_dir, "cuda_core/cuda/core/_build_info.py")
+    return build_info(build_dir)
+
+
+def test_vanished_headers_fail_with_the_probes_line_before_any_compile(builds: SessionBuilds,
+                                                                        tmp_path: Path) -> None:
+    venv = builds.venvs[13]
+    root = private_toolkit(venv, tmp_path / "cuda")
+    build_dir = builds.checkout / "build-vanished-headers"
+    try:
+        meson_setup(venv, builds.checkout, build_dir, f"-Dcuda-path={root}")
+        root.rename(tmp_path / "gone")
+        result = ninja(venv, build_dir, check=False)
+        output = result.stdout + result.stderr
+        assert result.returncode != 0
+        assert "the CUDA headers pinned for this build directory are gone" in first_error(output)
+        assert "Compiling" not in output and "Generating '" not in output
+    finally:
+        shutil.rmtree(build_dir, ignore_errors=True)
+
+
+def private_bindings(venv: Venv, site: Path) -> Path:
+    """A private install of the venv's cuda-bindings metadata and version file (the .pxd files
+    linked), first on PYTHONPATH: a cuda-bindings the test may change."""
+    real = venv.site_packages
+    dist_info = next(real.glob("cuda_bindings-*.dist-info"))
+    shutil.copytree(dist_info, site / dist_info.name)
+    (site / "cuda" / "bindings").mkdir(parents=True)
+    shutil.copy2(real / "cuda/bindings/_version.py", site / "cuda/bindings/_version.py")
+    for pxd in (real / "cuda/bindings").glob("*.pxd"):
+        (site / "cuda/bindings" / pxd.name).symlink_to(pxd)
+    (site / "cuda" / "__init__.pxd").write_text("")
+    return site / dist_info.name
+
+
+def test_changed_bindings_fail_with_the_probes_line_before_any_compile(builds: SessionBuilds,
+                                                                        tmp_path: Path) -> None:
+    venv = builds.venvs[13]
+    site = tmp_path / "site"
+    dist_info = private_bindings(venv, site)
+    build_dir = builds.checkout / "build-changed-bindings"
+    try:
+        meson_setup(venv, builds.checkout, build_dir, PYTHONPATH=str(site))
+        assert os.readlink(build_dir / "cuda-links" / "bindings") == str(site)
+        metadata = dist_info / "METADATA"
+        metadata.write_text(metadata.read_text().replace(f"Version: {facts.bindings_pin(13)}", "Version: 12.9.10"))
+        (site / "cuda/bindings/_version.py").write_text('__version__ = "12.9.10"\n')
+        result = ninja(venv, build_dir, check=False, PYTHONPATH=str(site))
+        output = result.stdout + result.stderr
+        assert result.returncode != 0
+        assert "cuda-bindings 12.9.10" in first_error(output) and "is for CUDA 12" in first_error(output)
+        assert "Compiling" not in output and "Generating '" not in output
+    finally:
+        shutil.rmtree(build_dir, ignore_errors=True)
+
+
+def test_a_build_dir_named_for_a_major_keeps_it(builds: SessionBuilds) -> None:
+    """`meson setup --wipe build-cu13` from the cu12 venv refuses, naming the venv to activate;
+    -Dcuda-major=12 says the user means it."""
+    build_dir = builds.checkout / "build-cu13-wrong-venv"
+    try:
+        result = meson_setup(builds.venvs[12], builds.checkout, build_dir, check=False)
+        errors = [line for line in (result.stdout + result.stderr).splitlines() if "ERROR:" in line]
+        assert result.returncode != 0 and len(errors) == 1, result.stdout + result.stderr
+        assert "build-cu13-wrong-venv's name says CUDA 13, but the headers found" in errors[0]
+        assert f"source {builds.venvs[13].root}/bin/activate" in errors[0] and "-Dcuda-major=12" in errors[0]
+        meson_setup(builds.venvs[12], builds.checkout, build_dir, "--wipe", "-Dcuda-major=12")
+    finally:
+        shutil.rmtree(build_dir, ignore_errors=True)
+
+
+def test_cython_is_the_build_pythons_by_absolute_path(builds: SessionBuilds) -> None:
+    """No bare `cython` in build.ninja: every Cython step runs the build Python's -m cython."""
+    for major in MAJORS:
+        build_dir, venv = builds.build_dir(major), builds.venvs[major]
+        commands = ninja(venv, build_dir, "-t", "commands").stdout.splitlines()
+        cython = [command for command in commands if "cython" in command.split(" ", 1)[0] or " -m cython " in command]
+        assert cython and all(command.startswith(f"{venv.python} -m cython ") for command in cython), cython[:3]
+
+
+def test_a_build_from_a_shell_with_no_venv_uses_the_recorded_tools(builds: SessionBuilds) -> None:
+    venv = builds.venvs[13]
+    with build_dir_copy(builds, 13, "build-cu13-no-venv") as build_dir, \
+            source_touched(builds.checkout / "cuda_core/cuda/core/_context.pyx"):
+        result = run([venv.bin / "ninja", "-C", build_dir], venv.env(activated=False), build_dir)
+        assert "_context.pyx" in result.stdout
+        assert file_hashes(extension_modules(venv, build_dir)) == file_hashes(builds.modules(13))

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from builds import MAJORS, SessionBuilds, Venv, run
+from cuda_core_build import facts
 
 
 @pytest.fixture(scope="session")
@@ -30,8 +31,10 @@ def test_main_reports_build_and_no_driver(installed: dict[int, Path], venvs: dic
     assert report["build"]["cuda_major"] == major
     assert report["build"]["cuda_bindings_version"].startswith(f"{major}.")
     assert report["driver"] is None and report["error"].startswith("no CUDA driver found")
+    assert report["cuda_bindings_installed"] == facts.bindings_pin(major)
     text = run_in(venvs[major], installed[major], "-m", "cuda.core").stdout
     assert f"built for CUDA {major}" in text and "no CUDA driver found" in text
+    assert f"running with cuda-bindings {facts.bindings_pin(major)}" in text
 
 
 @pytest.mark.parametrize("major", MAJORS)
@@ -70,3 +73,13 @@ def test_import_guard_refuses_bindings_of_the_other_major(installed: dict[int, P
     assert last.startswith("ImportError: cuda.core was built for CUDA")
     assert f"CUDA {built}" in last and f"for CUDA {other}" in last
     assert f'pip install "cuda-bindings=={built}.*"' in last
+
+
+def test_importing_the_source_tree_says_it_is_not_a_build(builds: SessionBuilds, venvs: dict[int, Venv]) -> None:
+    """From inside cuda_core/ the source package shadows any install: one clear ImportError, not
+    Python's "circular import"."""
+    source = builds.checkout / "cuda_core"
+    result = run([venvs[13].python, "-c", "import cuda.core"], venvs[13].env(), source, check=False)
+    last = result.stderr.strip().splitlines()[-1]
+    assert result.returncode != 0 and "is the source tree, which holds no build" in last, result.stderr
+    assert "pip install --no-build-isolation -e ." in last and "circular" not in result.stderr

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -116,12 +117,16 @@ def entry_error(result: subprocess.CompletedProcess[str], entry: str) -> str:
     return error(result, f"cuda_core_build.{entry}: error: ")
 
 
-def make_toolkit(root: Path, version: int | None, headers: tuple[str, ...] = ("cuda.h", "nvrtc.h", "cudaProfiler.h"),
-                 ) -> Path:
-    """A fake toolkit at ``root``: ROOT/include with the given headers; ``version=None`` omits CUDA_VERSION."""
+def make_toolkit(root: Path, version: int | str | None,
+                 headers: tuple[str, ...] = ("cuda.h", "nvrtc.h", "cudaProfiler.h")) -> Path:
+    """A fake toolkit at ``root``: ROOT/include with the given headers. ``version`` is CUDA_VERSION's
+    value, or (a str with a newline) the lines that define it; None omits it."""
     include = root / "include"
     include.mkdir(parents=True, exist_ok=True)
-    define = f"#define CUDA_VERSION {version}" if version is not None else "/* no version here */"
+    if isinstance(version, str) and "\n" in version:
+        define = version
+    else:
+        define = f"#define CUDA_VERSION {version}" if version is not None else "/* no version here */"
     texts = {"cuda.h": CUDA_H.format(define=define), "nvrtc.h": NVRTC_H, "cudaProfiler.h": PROFILER_H}
     for name in headers:
         (include / name).write_text(texts[name])
@@ -303,9 +308,13 @@ def test_requested_major_disagrees_with_headers(tmp_path: Path) -> None:
 
 
 def test_bindings_of_the_wrong_major(tmp_path: Path) -> None:
-    """12.9 headers with the cu13 venv's cuda-bindings fail with the pin that fits the headers."""
+    """12.9 headers with cuda-bindings 13 in an environment that is not one of the project's dev
+    venvs (the base Python, the cu13 venv's packages on PYTHONPATH): the pin that fits the headers."""
     root = make_toolkit(tmp_path / "cuda-12.9", 12090)
-    message = error(run_probe(13, env_updates={"CUDA_PATH": str(root)}))
+    env = {k: v for k, v in os.environ.items() if k not in ("CUDA_PATH", "CUDA_HOME")}
+    env.update(CUDA_PATH=str(root), PYTHONPATH=str(site_packages(13)))
+    result = subprocess.run([sys._base_executable, str(PROBE)], cwd=tmp_path, env=env, capture_output=True, text=True)
+    message = error(result)
     assert 'pip install "cuda-bindings==12.9.*"' in message
     assert BINDINGS[13] in message
 
@@ -339,6 +348,11 @@ def keyval(out: Path) -> dict[str, str]:
     return dict(line.split("=", 1) for line in out.read_text().splitlines())
 
 
+def linked_dirs(build_dir: Path, value: str) -> str:
+    """The real directories behind the build dir's cuda-links/ entries of a keyval list."""
+    return os.pathsep.join(os.readlink(build_dir / link) for link in value.split(os.pathsep))
+
+
 def test_pin_survives_a_changed_cuda_path(tmp_path: Path) -> None:
     """The first toolkit found is pinned; CUDA_PATH changes are ignored, --cuda-path re-probes."""
     a = make_toolkit(tmp_path / "a", 13000)
@@ -349,11 +363,11 @@ def test_pin_survives_a_changed_cuda_path(tmp_path: Path) -> None:
     assert configure(13, pin, out, env_updates={"CUDA_PATH": str(b)}).returncode == 0
     again = keyval(out)
     assert again["pinned"] == "True" and again["major"] == "13"
-    assert again["include_dirs"] == str(a / "include") and again["found_via"] == "CUDA_PATH"
+    assert linked_dirs(pin.parent, again["include_dirs"]) == str(a / "include") and again["found_via"] == "CUDA_PATH"
     assert configure(12, pin, out, "--cuda-path", b, env_updates={"CUDA_PATH": str(a)}).returncode == 0
     reprobed = keyval(out)
     assert reprobed["pinned"] == "False" and reprobed["major"] == "12"
-    assert reprobed["include_dirs"] == str(b / "include")
+    assert linked_dirs(pin.parent, reprobed["include_dirs"]) == str(b / "include")
 
 
 def test_failed_probe_writes_no_pin(tmp_path: Path) -> None:
@@ -370,17 +384,21 @@ def test_failed_probe_writes_no_pin(tmp_path: Path) -> None:
 
 
 def test_configure_keyval(tmp_path: Path) -> None:
-    """--out gets KEY=VALUE lines (lists joined with os.pathsep); nothing is printed."""
+    """--out gets KEY=VALUE lines (lists joined with os.pathsep), paths as links; nothing is printed."""
     main = make_toolkit(tmp_path / "runtime", 13000, headers=("cuda.h",))
     extra = make_toolkit(tmp_path / "nvrtc", 13000, headers=("nvrtc.h", "cudaProfiler.h"))
-    out = tmp_path / "out" / "probe.txt"
-    result = configure(13, tmp_path / "pin.json", out,
+    out = tmp_path / "build" / "probe.txt"
+    result = configure(13, tmp_path / "build" / "pin.json", out,
                        env_updates={"CUDA_PATH": os.pathsep.join([str(main), str(extra)])})
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""
     values = keyval(out)
     assert values["major"] == "13" and values["cuda_version"] == "13000"
-    assert values["include_dirs"] == os.pathsep.join([str(main / "include"), str(extra / "include")])
+    # Paths reach Meson as links with plain names (any character of the real path survives).
+    assert values["include_dirs"] == "cuda-links/include-0:cuda-links/include-1"
+    assert linked_dirs(out.parent, values["include_dirs"]) == os.pathsep.join([str(main / "include"),
+                                                                               str(extra / "include")])
+    assert os.readlink(out.parent / values["cuda_h"]) == str(main / "include" / "cuda.h")
     assert values["bindings_version"] == BINDINGS[13]
 
 
@@ -430,9 +448,61 @@ def test_damaged_pin_is_one_clear_error(tmp_path: Path) -> None:
     assert "damaged" in entry_error(configure(13, pin, out), "configure")
 
 
-def test_relative_cuda_path_is_refused(tmp_path: Path) -> None:
-    """Meson re-runs the probe from other directories, so a relative root would move."""
-    assert "absolute" in error(run_probe(13, "--headers-only", "--cuda-path", "cuda"))
+def test_relative_cuda_path_is_resolved_from_where_the_user_stands(tmp_path: Path) -> None:
+    """A relative root is taken from PWD (Meson runs the probe from the source directory)."""
+    root = make_toolkit(tmp_path / "toolkits" / "cuda", 13000)
+    for args, env in ((("--cuda-path", "toolkits/cuda"), {}), ((), {"CUDA_PATH": "toolkits/cuda"})):
+        result = ok(run_probe(13, "--headers-only", *args, env_updates={"PWD": str(tmp_path), **env}))
+        assert result["include_dirs"] == [str(root / "include")], args or env
+
+
+def test_a_path_holding_the_list_separator_is_one_clear_line(tmp_path: Path) -> None:
+    """CUDA_PATH is an os.pathsep list: a directory whose name holds ':' cannot be named in it."""
+    root = make_toolkit(tmp_path / "cuda:13", 13000)
+    message = error(run_probe(13, "--headers-only", env_updates={"CUDA_PATH": str(root)}))
+    assert f"CUDA_PATH={str(root)!r} is one directory whose name holds ':'" in message
+    assert "make a link to it whose path has no ':'" in message
+
+
+# CUDA_VERSION as the compiler reads it: comments, #if 0, #undef and octal mean what they mean to g++.
+VERSION_FORMS = {
+    "a trailing comment": ("#define CUDA_VERSION 12090 /* 12.9 */\n", 12, 9),
+    "a commented-out define": ("// #define CUDA_VERSION 11080\n#define CUDA_VERSION 13000\n", 13, 0),
+    "a define in a block comment": ("/* #define CUDA_VERSION 11080\n */\n#define CUDA_VERSION 13000\n", 13, 0),
+    "a define under #if 0": ("#if 0\n#define CUDA_VERSION 11080\n#endif\n#define CUDA_VERSION 12090\n", 12, 9),
+    "#undef and redefine": ("#define CUDA_VERSION 11080\n#undef CUDA_VERSION\n#define CUDA_VERSION 13000\n", 13, 0),
+    "the #else of #if 0": ("#if 0\n#define CUDA_VERSION 11080\n#else\n#define CUDA_VERSION 12090\n#endif\n", 12, 9),
+}
+
+
+@pytest.mark.parametrize("reader", ["the compiler", "the fallback"])
+@pytest.mark.parametrize("form", VERSION_FORMS)
+def test_cuda_version_as_the_compiler_reads_it(tmp_path: Path, form: str, reader: str) -> None:
+    text, major, minor = VERSION_FORMS[form]
+    root = make_toolkit(tmp_path / "cuda", text)
+    env = {"CUDA_PATH": str(root)}
+    if reader == "the fallback":
+        env["CXX"] = str(tmp_path / "no-compiler-here")
+    result = ok(run_probe(13, "--headers-only", env_updates=env))
+    assert (result["major"], result["minor"]) == (major, minor)
+
+
+@pytest.mark.parametrize("reader", ["the compiler", "the fallback"])
+def test_an_octal_cuda_version_is_read_as_octal(tmp_path: Path, reader: str) -> None:
+    """013000 is octal to the compiler: 5632, CUDA 5.63, which is not supported (never CUDA 13)."""
+    root = make_toolkit(tmp_path / "cuda", "013000")
+    env = {"CUDA_PATH": str(root), **({"CXX": str(tmp_path / "none")} if reader == "the fallback" else {})}
+    message = error(run_probe(13, "--headers-only", env_updates=env))
+    assert "CUDA 5.63 headers" in message and "not supported" in message
+
+
+def test_a_wrong_venv_names_the_venv_to_activate_not_a_pin(tmp_path: Path) -> None:
+    """CUDA 12 headers probed from the project's cu13 venv: the fix is the cu12 venv, since pinning
+    cuda-bindings 12 into the cu13 venv would break it."""
+    root = make_toolkit(tmp_path / "cuda-12.9", 12090)
+    message = error(run_probe(13, env_updates={"CUDA_PATH": str(root)}))
+    assert f"activate the CUDA 12 environment (source {REPO_ROOT / '.venvs' / 'cu12'}/bin/activate)" in message
+    assert "pip install" not in message
 
 
 def test_root_holding_cuda_h_beside_an_empty_include_dir(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ status=0
 pip_target() { local target=$1; shift; "$PY" -m pip install -q --no-index --no-deps --no-compile --target "$target" "$@"; }
 gpu_tests() {  # PYTHONPATH entries...
   (export PYTHONPATH=$(IFS=:; echo "$*"); cd /tmp && "$PY" -m cuda.core) || status=1
-  PYTHONPATH=$(IFS=:; echo "$*") CUDA_CORE_GPU_TESTS=1 CUDA_CORE_API_TESTS=1 \
+  PYTHONPATH=$(IFS=:; echo "$*") CUDA_CORE_TEST_LOCAL=1 \
     "$PY" -m pytest tests/gpu tests/api -q -rs -p no:cacheprovider || status=1
 }
 examples_and_bench() {  # major, PYTHONPATH entries...
@@ -35,7 +35,7 @@ mkdir -p /tmp/nvrtc12 && tar -C /tmp/nvrtc12 -xJf "$WHEELS"/cu12-nvrtc/nvrtc12.t
 
 pip_target /tmp/gpu-tools "$WHEELS"/tools/*.whl || exit 1
 echo "== the version trap: machine's cuda-bindings $("$PY" -c 'import cuda.bindings; print(cuda.bindings.__version__)') with its /usr/local/cuda headers"
-PYTHONPATH=/tmp/gpu-tools CUDA_PATH=/usr/local/cuda "$PY" tools/cuda_probe.py && echo "(no trap here)"
+CUDA_PATH=/usr/local/cuda "$PY" tools/cuda_probe.py && echo "(no trap here)"
 
 for major in 13 12; do
   site=/tmp/gpu-site$major

@@ -7,9 +7,10 @@ the build that matches the installed cuda-bindings (see that file for how).
 
 The wheels must be of the same version, built from the same sources (the
 source_digest of their build info), with the same wheel tags, and of different
-majors; anything else is refused with one line that says why.
+majors; anything else is refused with one line that names each input's major and the fix.
 
-Usage: python tools/merge_wheels.py CU12.whl CU13.whl [-o OUTDIR]
+Usage: python tools/merge_wheels.py dist-cu12/cuda_core-*.whl dist-cu13/cuda_core-*.whl [-o OUTDIR]
+(the two per-major wheels have the same file name: keep them in directories of their own)
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ import sys
 import zipfile
 from pathlib import Path
 
+from cuda_core_build.facts import supported_majors
 from cuda_core_build.wheel_files import Wheel, bindings_extra, build_info_of, join_metadata, metadata_headers
+
+SUPPORTED_MAJORS = supported_majors()
 
 DISPATCHER = Path(__file__).resolve().parent / "cuda_core_build" / "copied_into_wheels" / "dual_wheel_init.py"
 PACKAGE = "cuda/core/"
@@ -35,18 +39,28 @@ def _tags(path: Path) -> str:
 
 
 def check_mergeable(paths: list[Path], wheels: list[Wheel]) -> dict[int, int]:
-    """Refuse wheels that are not one cu12 and one cu13 build of the same release; map major -> index."""
+    """Refuse wheels that are not one build of each major of the same release; map major -> index.
+
+    The two per-major wheels of a release have the same file name, so every message names
+    each input by its path and the major it was built for."""
     infos = [build_info_of(wheel) for wheel in wheels]
-    names = [p.name for p in paths]
+    majors = [int(info["cuda_major"]) for info in infos]
+    named = [f"{path} (CUDA {major})" for path, major in zip(paths, majors)]
+    if majors[0] == majors[1]:
+        other = next(m for m in reversed(SUPPORTED_MAJORS) if m != majors[0])
+        raise MergeError(f"{paths[0]} and {paths[1]} are both CUDA {majors[0]} builds: build the CUDA {other} wheel "
+                         f"into a directory of its own (python -m build --wheel -Csetup-args=-Dcuda-major={other} "
+                         f"--outdir dist-cu{other}) and merge one wheel of each major")
     if infos[0]["version"] != infos[1]["version"]:
-        raise MergeError(f"different versions: {names[0]} is {infos[0]['version']}, {names[1]} is {infos[1]['version']}")
+        raise MergeError(f"different versions: {named[0]} is {infos[0]['version']}, {named[1]} is "
+                         f"{infos[1]['version']}: build both from one checkout")
     if infos[0]["source_digest"] != infos[1]["source_digest"]:
-        raise MergeError(f"{names[0]} and {names[1]} were built from different sources (source_digest differs)")
-    if infos[0]["cuda_major"] == infos[1]["cuda_major"]:
-        raise MergeError(f"both wheels are CUDA {infos[0]['cuda_major']} builds: merge one cu12 and one cu13 wheel")
+        raise MergeError(f"{named[0]} and {named[1]} were built from different sources (their source_digest "
+                         "differs): build both from one checkout")
     if _tags(paths[0]) != _tags(paths[1]):
-        raise MergeError(f"different wheel tags: {_tags(paths[0])} and {_tags(paths[1])}")
-    return {int(info["cuda_major"]): index for index, info in enumerate(infos)}
+        raise MergeError(f"different wheel tags: {named[0]} is {_tags(paths[0])}, {named[1]} is {_tags(paths[1])}: "
+                         "build both with the same Python and platform")
+    return {major: index for index, major in enumerate(majors)}
 
 
 def dual_metadata(metadata: str, majors: list[int]) -> str:

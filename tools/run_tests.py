@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Run the whole test suite: create both pinned venvs (tools/devenv.py), then pytest.
+"""Run the whole test suite: create the pinned venv of every major (tools/devenv.py), then pytest.
 
-pytest runs in the cu13 venv; the build tests drive real builds in both venvs.
+pytest runs in the newest major's venv; the build tests drive real builds in every venv,
+and tests/api and tests/gpu run in a worker of each major. It prints the 15 slowest steps.
 Exit status is pytest's, except that "no tests collected" (5) counts as failure.
 
-Usage: python tools/run_tests.py [pytest arguments]
+Usage: python tools/run_tests.py [pytest arguments]     (e.g. -m "not slow", -k round_trip -x)
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ NO_TESTS_COLLECTED = 5
 
 
 def main(argv: list[str]) -> int:
-    pythons = {flavor: devenv.ensure(flavor) for flavor in devenv.MAJORS}
-    command = [str(pythons["cu13"]), "-m", "pytest", *argv]
+    pythons = [devenv.ensure(flavor) for flavor in devenv.MAJORS]
+    command = [str(pythons[-1]), "-m", "pytest", "--durations=15", *argv]
     print("+", " ".join(command), flush=True)
     status = subprocess.run(command, cwd=devenv.REPO_ROOT).returncode
     if status == NO_TESTS_COLLECTED:

@@ -6,23 +6,32 @@ What it adds to mesonpy, and why:
   and a cuda-bindings pinned to the major and minor of the headers the probe finds.
   With no usable headers at all it requires NVIDIA's header wheels as well (the newest
   major's requirements/cuNN.txt), so ``pip install .`` works with no toolkit on the machine.
-* Editable builds get the build directory ``build/<python tag>-cu<major>`` unless
-  ``-Cbuild-dir`` is given, so a cu12 and a cu13 venv of one Python never share one.
-* meson, ninja and cython are recorded by absolute path, taken from the environment
-  whose packages the build imports, so the rebuild on import works from a shell where
-  that venv is not activated.
+* Editable builds get the build directory ``build/<python tag>-cu<major>-<environment>``
+  unless ``-Cbuild-dir`` is given, so no two venvs ever share one.
+* Editable builds are refused in an isolated build environment, whose tools are deleted
+  after the install while every later import would need them to rebuild.
+* meson and ninja are taken by absolute path from the environment whose packages the
+  build imports; every ninja run holds the build directory's lock
+  (copied_into_wheels/build_lock.py). Cython is the build Python's ``-m cython``.
 * The wheel's metadata requires the cuda-bindings major the wheel was built for, read
   from the build info inside the wheel itself, and offers that major's extra.
-* Editable wheels carry copied_into_wheels/editable_namespace.py, which lets cuda.core
-  share the ``cuda`` namespace with cuda-bindings (meson-python#775).
+* Editable wheels carry copied_into_wheels/editable_namespace.py (cuda.core shares the
+  ``cuda`` namespace with cuda-bindings, meson-python#775; rebuilds on import take the
+  build directory's lock and show progress; a deleted build directory is one clear
+  ImportError) and build_lock.py.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import shlex
 import shutil
+import site
+import sys
+import sysconfig
+import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -33,8 +42,9 @@ from cuda_core_build.wheel_files import Wheel, bindings_extra, build_info_of, jo
 
 COPIED_INTO_WHEELS = Path(__file__).resolve().parent / "copied_into_wheels"
 # Python module whose environment holds each tool, and the tool's script name.
-BUILD_TOOLS = {"MESON": ("mesonbuild", "meson"), "NINJA": ("ninja", "ninja"), "CYTHON": ("Cython", "cython")}
+BUILD_TOOLS = {"MESON": ("mesonbuild", "meson"), "NINJA": ("ninja", "ninja")}
 NAMESPACE_MODULE = "_cuda_core_editable_namespace"
+LOCK_MODULE = "_cuda_core_build_lock"
 
 ConfigSettings = dict[str, Any] | None
 
@@ -68,19 +78,31 @@ def _probe_headers(config_settings: ConfigSettings) -> probe.Toolkit:
     return toolkit
 
 
+def header_wheels_of(major: int, why: str) -> list[str]:
+    """NVIDIA's header wheels and the cuda-bindings of ``major`` (requirements/cuNN.txt)."""
+    _log(f"{why}; building against NVIDIA's CUDA {major} header wheels (requirements/cu{major}.txt)")
+    return list(facts.requirement_lines(f"cu{major}"))
+
+
 def cuda_requirements(config_settings: ConfigSettings) -> list[str]:
-    """cuda-bindings for the headers found, or the header wheels plus bindings when none are usable."""
+    """cuda-bindings for the headers found; or, where no headers the user pointed at are usable
+    for the major asked for, that major's header wheels plus bindings."""
     explicit = meson_option(config_settings, "cuda-path", "") or os.environ.get("CUDA_PATH") \
         or os.environ.get("CUDA_HOME")
     try:
-        toolkit = _probe_headers(config_settings)
+        requested = probe.parse_major(meson_option(config_settings, "cuda-major", "auto"))
+        found = probe.find_toolkit(meson_option(config_settings, "cuda-path", ""), dict(os.environ))
+        if requested is not None and found.major != requested and not explicit:
+            # A toolkit nobody pointed at (/usr/local/cuda, the header wheels here) of another major.
+            return header_wheels_of(requested, f"the CUDA {found.major} headers found via {found.found_via} are not "
+                                               f"the CUDA {requested} asked for")
+        toolkit, _ = probe.probe(meson_option(config_settings, "cuda-path", ""),
+                                 meson_option(config_settings, "cuda-major", "auto"), headers_only=True)
     except probe.MissingHeaders as err:
         if explicit:
             raise SystemExit(f"cuda-core: {err}") from None
-        requested = probe.parse_major(meson_option(config_settings, "cuda-major", "auto"))
         major = requested or (err.toolkit.major if err.toolkit else facts.supported_majors()[-1])
-        _log(f"{err}; building against NVIDIA's CUDA {major} header wheels (requirements/cu{major}.txt)")
-        return list(facts.requirement_lines(f"cu{major}"))
+        return header_wheels_of(major, str(err))
     except probe.ProbeError as err:
         raise SystemExit(f"cuda-core: {err}") from None
     pin = probe.bindings_requirement(toolkit.major, toolkit.minor)
@@ -89,6 +111,7 @@ def cuda_requirements(config_settings: ConfigSettings) -> list[str]:
 
 
 def _requires(mesonpy_hook: Callable[[ConfigSettings], list[str]], config_settings: ConfigSettings) -> list[str]:
+    probe.drop_editable_finders()  # a reinstall must not rebuild the installed editable
     return [*mesonpy_hook(config_settings), *facts.requirement_lines("build"), *cuda_requirements(config_settings)]
 
 
@@ -102,6 +125,7 @@ def get_requires_for_build_wheel(config_settings: ConfigSettings = None) -> list
 
 
 def get_requires_for_build_editable(config_settings: ConfigSettings = None) -> list[str]:
+    refuse_isolated_editable()
     return _requires(mesonpy.get_requires_for_build_editable, config_settings)
 
 
@@ -120,17 +144,31 @@ def tool_path(module: str, script: str) -> str | None:
     return shutil.which(script)
 
 
+def locking_ninja(directory: Path, ninja: str) -> str:
+    """A ninja for meson-python that holds the build directory's lock while the real one runs."""
+    wrapper = directory / "ninja"
+    wrapper.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} "
+                       f"{shlex.quote(str(COPIED_INTO_WHEELS / 'build_lock.py'))} {shlex.quote(ninja)} \"$@\"\n")
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
 @contextlib.contextmanager
 def recorded_tools() -> Iterator[None]:
-    """Point MESON, NINJA and CYTHON at absolute paths for the build's duration."""
+    """Point MESON and NINJA at absolute paths for the build's duration, NINJA through the lock of
+    the build directory (copied_into_wheels/build_lock.py)."""
     saved = {name: os.environ.get(name) for name in BUILD_TOOLS}
     for name, (module, script) in BUILD_TOOLS.items():
         path = saved[name] or tool_path(module, script)
         if path:
             os.environ[name] = path
+    scratch = tempfile.TemporaryDirectory(prefix="cuda-core-ninja-")
+    if os.environ.get("NINJA"):
+        os.environ["NINJA"] = locking_ninja(Path(scratch.name), os.environ["NINJA"])
     try:
         yield
     finally:
+        scratch.cleanup()
         for name, value in saved.items():
             if value is None:
                 os.environ.pop(name, None)
@@ -178,27 +216,53 @@ def build_wheel(wheel_directory: str, config_settings: ConfigSettings = None,
     return name
 
 
+def environment_key() -> str:
+    """A short name for this Python environment: its directory's name and a hash of its path."""
+    prefix = Path(sys.prefix).resolve()
+    return f"{prefix.name}-{hashlib.sha256(str(prefix).encode()).hexdigest()[:8]}"
+
+
 def editable_build_dir(config_settings: ConfigSettings) -> tuple[dict[str, Any], int]:
-    """Settings with the per-major default build dir filled in, and the probed major."""
+    """Settings with the default build dir of this environment filled in, and the probed major.
+
+    The default is build/<python tag>-cu<major>-<environment>: two venvs of one Python and
+    one major never share a build dir, so neither rebuilds the other's with its own tools."""
     settings = dict(config_settings or {})
     major = _probe_headers(settings).major
     if "build-dir" not in settings and "builddir" not in settings:
-        settings["build-dir"] = str(facts.REPO_ROOT / "build" / f"{python_tag()}-cu{major}")
+        settings["build-dir"] = str(facts.REPO_ROOT / "build" / f"{python_tag()}-cu{major}-{environment_key()}")
     return settings, major
 
 
-def _namespace_changes(wheel: Wheel) -> dict[str, bytes]:
-    """The editable wheel's .pth, now starting meson-python's loader through the namespace
-    merger (once per process), and the merger itself."""
+def refuse_isolated_editable() -> None:
+    """An editable install rebuilds on import with the build tools it was made with; in an isolated
+    build those live in a temporary environment that is deleted after the install."""
+    installed = [Path(p).resolve() for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
+                                             site.getusersitepackages())]
+    tools = Path(mesonpy.__file__).resolve()
+    if not any(tools.is_relative_to(root) for root in installed):
+        raise SystemExit(f"cuda-core: an editable install rebuilds on import with the build tools it was made with, "
+                         f"but this build's tools are in a temporary isolated environment ({tools.parents[1]}) that "
+                         f"is deleted after the install: pip install -r requirements/build.txt, then "
+                         f"pip install --no-build-isolation -e .")
+
+
+def _namespace_changes(wheel: Wheel, build_dir: Path) -> dict[str, bytes]:
+    """The editable wheel's .pth, now starting meson-python's loader through our editable module
+    (once per process); that module, with this install's directories and ninja; and the lock."""
     pth = next(n for n in wheel.contents if n.endswith("-editable.pth"))
+    values = (f"SOURCE_DIR = {str(facts.REPO_ROOT)!r}\nBUILD_DIR = {str(build_dir)!r}\n"
+              f"NINJA = {tool_path('ninja', 'ninja')!r}\n")
     return {
         pth: f"import {NAMESPACE_MODULE}; {NAMESPACE_MODULE}.install()\n".encode(),
-        f"{NAMESPACE_MODULE}.py": (COPIED_INTO_WHEELS / "editable_namespace.py").read_bytes(),
+        f"{NAMESPACE_MODULE}.py": (COPIED_INTO_WHEELS / "editable_namespace.py").read_bytes() + values.encode(),
+        f"{LOCK_MODULE}.py": (COPIED_INTO_WHEELS / "build_lock.py").read_bytes(),
     }
 
 
 def build_editable(wheel_directory: str, config_settings: ConfigSettings = None,
                    metadata_directory: str | None = None) -> str:
+    refuse_isolated_editable()
     try:
         settings, major = editable_build_dir(config_settings)
     except probe.ProbeError as err:
@@ -206,6 +270,8 @@ def build_editable(wheel_directory: str, config_settings: ConfigSettings = None,
     _log(f"editable build for CUDA {major} in {settings.get('build-dir', settings.get('builddir'))}")
     with recorded_tools():
         name = mesonpy.build_editable(wheel_directory, settings, metadata_directory)
-    _patch(Path(wheel_directory) / name, lambda wheel: {**_metadata_change(wheel, major), **_namespace_changes(wheel)})
+    build_dir = Path(settings.get("build-dir", settings.get("builddir", ""))).absolute()
+    _patch(Path(wheel_directory) / name,
+           lambda wheel: {**_metadata_change(wheel, major), **_namespace_changes(wheel, build_dir)})
     return name
 

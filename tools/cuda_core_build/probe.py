@@ -22,12 +22,11 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import os
-import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cuda_core_build import facts
+from cuda_core_build import cuda_version, facts
 from cuda_core_build.files import write_atomically
 
 DEFAULT_TOOLKIT = Path("/usr/local/cuda")
@@ -40,7 +39,6 @@ WHEEL_HEADER_DIRS = {
     "nvrtc.h": ("nvidia/cu13/include", "nvidia/cuda_nvrtc/include"),
     "cudaProfiler.h": ("nvidia/cu13/include", "nvidia/cuda_profiler_api/include"),
 }
-CUDA_VERSION_RE = re.compile(rb"^\s*#\s*define\s+CUDA_VERSION\s+(\d+)\s*$", re.MULTILINE)
 # Import hooks of editable installs (meson-python's finder, and ours for the cuda
 # namespace) rebuild their project when anything under cuda.* is imported.
 EDITABLE_FINDERS = ("MesonpyMetaFinder", "SharedNamespaceFinder")
@@ -137,12 +135,12 @@ def _find_header(name: str, include_dirs: list[Path]) -> Path | None:
 
 
 def read_cuda_version(cuda_h: Path, names: OptionNames = MESON_OPTIONS) -> int:
-    """``CUDA_VERSION`` as cuda.h defines it, e.g. 12090 for CUDA 12.9."""
-    match = CUDA_VERSION_RE.search(cuda_h.read_bytes())
-    if match is None:
-        raise ProbeError(f"{cuda_h} defines no CUDA_VERSION: it is not a CUDA toolkit's cuda.h; "
-                         f"point CUDA_PATH or {names.cuda_path} at a complete CUDA toolkit")
-    return int(match.group(1))
+    """``CUDA_VERSION`` as the compiler reads it from cuda.h, e.g. 12090 for CUDA 12.9."""
+    try:
+        return cuda_version.read(cuda_h)
+    except cuda_version.UnreadableVersion as err:
+        raise ProbeError(f"{cuda_h}: {err}: it is not a CUDA toolkit's cuda.h; "
+                         f"point CUDA_PATH or {names.cuda_path} at a complete CUDA toolkit") from None
 
 
 def _toolkit_from_roots(roots: list[Path], source: str, names: OptionNames) -> Toolkit:
@@ -200,19 +198,26 @@ def _wheels_via_pathfinder(names: OptionNames) -> Toolkit | None:
     return Toolkit(include_dirs, "header wheels (cuda.pathfinder)", str(cuda_h), read_cuda_version(cuda_h, names))
 
 
+def toolkit_roots(value: str, source: str, environ: dict[str, str]) -> list[Path]:
+    """The roots an ``os.pathsep`` list names, a relative one resolved from where the user stands
+    (``PWD``: Meson runs the probe from the source directory)."""
+    whole = Path(value.strip()).expanduser()
+    parts = split_path_list(value)
+    if os.pathsep in value and whole.is_absolute() and whole.is_dir() and not all(p.is_dir() for p in parts):
+        raise ProbeError(f"{source}={value!r} is one directory whose name holds {os.pathsep!r}, which separates "
+                         f"the entries of {source}: make a link to it whose path has no {os.pathsep!r}, and use that")
+    base = Path(environ.get("PWD") or os.getcwd())
+    return [part.expanduser() if part.expanduser().is_absolute() else base / part for part in parts]
+
+
 def find_toolkit(cuda_path: str, environ: dict[str, str], names: OptionNames = MESON_OPTIONS) -> Toolkit:
     """Find the headers in the documented order."""
     if cuda_path.strip():
-        roots = split_path_list(cuda_path)
-        relative = [str(root) for root in roots if not root.expanduser().is_absolute()]
-        if relative:
-            # Meson re-runs the probe from other directories; a relative root would move.
-            raise ProbeError(f"{names.cuda_path} holds the relative path {relative[0]!r}: pass absolute paths")
-        return _toolkit_from_roots(roots, names.cuda_path, names)
+        return _toolkit_from_roots(toolkit_roots(cuda_path, names.cuda_path, environ), names.cuda_path, names)
     for variable in ("CUDA_PATH", "CUDA_HOME"):
         value = environ.get(variable, "")
         if value.strip():
-            return _toolkit_from_roots(split_path_list(value), variable, names)
+            return _toolkit_from_roots(toolkit_roots(value, variable, environ), variable, names)
     wheels = _toolkit_from_wheels(names)
     if wheels is not None:
         return wheels
@@ -246,7 +251,8 @@ def check_toolkit(toolkit: Toolkit, requested_major: str, names: OptionNames = M
     if requested is not None and requested != toolkit.major:
         raise ProbeError(f"{names.cuda_major}={requested} but the headers at {where} "
                          f"(found via {toolkit.found_via}) are CUDA {toolkit.major}.{toolkit.minor}: "
-                         f"point {names.cuda_path} at CUDA {requested} headers, or use {names.cuda_major}=auto")
+                         f"{environment_hint(requested)}, point {names.cuda_path} at CUDA {requested} headers, "
+                         f"or use {names.cuda_major}=auto")
     dirs = [Path(d) for d in toolkit.include_dirs]
     for header in facts.REQUIRED_HEADERS[1:]:
         if _find_header(header, dirs) is None:
@@ -274,16 +280,43 @@ def find_bindings() -> Bindings | None:
     return Bindings(version, major, minor, str(package_dir.parent.parent), str(package_dir / "_version.py"))
 
 
+DEV_VENVS = ".venvs"  # where tools/devenv.py makes one venv per major: .venvs/cu12, .venvs/cu13
+
+
+def development_environment() -> int | None:
+    """The major of the per-major dev venv (tools/devenv.py's .venvs/cuNN) running this probe, if it is one."""
+    prefix = Path(sys.prefix)
+    if prefix.parent.name == DEV_VENVS and prefix.name[2:].isdigit() and prefix.name.startswith("cu"):
+        return int(prefix.name[2:])
+    return None
+
+
+def environment_hint(major: int) -> str:
+    """Where a user finds CUDA ``major`` headers and bindings: the dev venv of that major beside the
+    running one or in this repo (tools/devenv.py makes them), if there is one."""
+    places = [facts.REPO_ROOT / DEV_VENVS]
+    if development_environment() is not None:
+        places.insert(0, Path(sys.prefix).parent)
+    for venv in (place / f"cu{major}" for place in places):
+        if (venv / "bin" / "activate").is_file():
+            return f"activate the CUDA {major} environment (source {venv}/bin/activate)"
+    return f"activate an environment with CUDA {major} headers and cuda-bindings {major}"
+
+
 def check_bindings(toolkit: Toolkit) -> Bindings:
-    """The installed cuda-bindings, if it fits the headers; else a ProbeError with the pin that does."""
+    """The installed cuda-bindings, if it fits the headers; else a ProbeError with the fix: the pin
+    that fits, or, in one of this project's per-major dev venvs (where that pin would break the
+    venv's own major), the venv to use instead."""
     fix = f'pip install "{bindings_requirement(toolkit.major, toolkit.minor)}"'
+    if development_environment() not in (None, toolkit.major):
+        fix = environment_hint(toolkit.major)
     bindings = find_bindings()
     if bindings is None:
         raise ProbeError(f"cuda-bindings is not installed for {sys.executable}: {fix}")
     headers = f"CUDA {toolkit.major}.{toolkit.minor} headers (found via {toolkit.found_via})"
     if bindings.major != toolkit.major:
-        raise ProbeError(f"cuda-bindings {bindings.version} is for CUDA {bindings.major}, but the build uses "
-                         f"{headers}: {fix}, or point CUDA_PATH at CUDA {bindings.major} headers")
+        raise ProbeError(f"cuda-bindings {bindings.version} of {sys.prefix} is for CUDA {bindings.major}, but the build "
+                         f"uses {headers}: {fix}, or point CUDA_PATH at CUDA {bindings.major} headers")
     if bindings.minor > toolkit.minor:
         raise ProbeError(f"cuda-bindings {bindings.version} was generated for CUDA {bindings.major}.{bindings.minor}, "
                          f"newer than the {headers}, and its .pxd files would not compile: {fix}, "

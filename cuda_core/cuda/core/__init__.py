@@ -1,6 +1,14 @@
 """cuda.core: Pythonic access to CUDA devices, built by Meson for one CUDA major."""
 
-from cuda.core import _build_info
+try:
+    from cuda.core import _build_info
+except ImportError:
+    from pathlib import Path as _Path
+    if not (_Path(__file__).parent / "_build_info.py").is_file():
+        raise ImportError(f"cuda.core in {_Path(__file__).parent} is the source tree, which holds no build: install "
+                          "it (README: pip install --no-build-isolation -e . from the repository root) and import it "
+                          "from outside cuda_core/") from None
+    raise
 
 
 def _check_bindings_major() -> None:

@@ -23,6 +23,12 @@ def build_info() -> dict[str, object]:
     }
 
 
+def installed_bindings_version() -> str:
+    """The cuda-bindings this process runs with (the build may have been made with another)."""
+    from cuda.bindings._version import __version__
+    return __version__
+
+
 def devices() -> dict[str, object]:
     """The driver's view: its version and each device, or why there is none."""
     try:
@@ -42,14 +48,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m cuda.core", description=__doc__)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    info = {"build": build_info(), **devices()}
+    info = {"build": build_info(), "cuda_bindings_installed": installed_bindings_version(), **devices()}
     if args.json:
         print(json.dumps(info, indent=2))
         return 0
     build = info["build"]
     print(f"cuda.core {build['version']} built for CUDA {build['cuda_major']} "
-          f"(headers CUDA_VERSION {build['cuda_version']}), cuda-bindings {build['cuda_bindings_version']}, "
+          f"(headers CUDA_VERSION {build['cuda_version']}) with cuda-bindings {build['cuda_bindings_version']}, "
           f"Cython {build['cython_version']}, buildtype {build['buildtype']}, coverage {build['coverage']}")
+    print(f"running with cuda-bindings {info['cuda_bindings_installed']}")
     if info["driver"] is None:
         print(info["error"])
         return 0
