@@ -486,8 +486,8 @@ class Device:
         """The :class:`cuda.core.system.Device` (NVML's view) of this device, matched by UUID."""
         from cuda.core import system
         if not system.CUDA_BINDINGS_NVML_IS_COMPATIBLE:
-            raise _not_available("Device.to_system_device()",
-                                 "NVML support (cuda.core.system.Device, the NVML side of cuda.core.system)")
+            raise NotImplementedError("Device.to_system_device() requires NVML support (cuda.core.system.Device, "
+                                      "the NVML side of cuda.core.system), which this cuda.core does not have yet")
         return system.Device(uuid=self.uuid)
 
     @property
