@@ -1,13 +1,17 @@
-"""cuda.core.Device: one CUDA device, and its primary context."""
+"""cuda.core.Device and DeviceProperties: one CUDA device, its attributes and its contexts."""
 
+import operator
+import os
 import threading
-from collections import namedtuple
 
 cimport cuda.bindings.cydriver as cydriver
-from cuda.core._context import Context
+from cuda.core._context cimport Context, Context_check_open, Context_handle, context_from_address
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device, device_count, ensure_driver
 
+from cuda.core._utils.cuda_utils import ComputeCapability, CUDAError
+
 # compat_device_get_uuid: cuDeviceGetUuid on 13, cuDeviceGetUuid_v2 on 12.
+# compat_major_only_device_attributes: the CUDA 13-only CUdevice_attribute values by property name.
 include "driver_compat.pxi"
 
 __all__ = ['Device']
@@ -15,148 +19,481 @@ __all__ = ['Device']
 cdef extern from "uuid_format.hpp" nogil:
     void cuda_core_format_uuid(const unsigned char* bytes, char* out)
 
-ComputeCapability = namedtuple("ComputeCapability", ("major", "minor"))
 
-# DeviceProperties attribute -> the driver's CUdevice_attribute, read on first access.
-_PROPERTY_ATTRIBUTES = {
-    "multiprocessor_count": cydriver.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-    "max_threads_per_block": cydriver.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-    "max_threads_per_multiprocessor": cydriver.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
-    "max_blocks_per_multiprocessor": cydriver.CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR,
-    "max_block_dim_x": cydriver.CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
-    "max_block_dim_y": cydriver.CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
-    "max_block_dim_z": cydriver.CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z,
-    "max_grid_dim_x": cydriver.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
-    "max_grid_dim_y": cydriver.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
-    "max_grid_dim_z": cydriver.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z,
-    "max_shared_memory_per_block": cydriver.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
-    "max_shared_memory_per_block_optin": cydriver.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-    "max_shared_memory_per_multiprocessor": cydriver.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
-    "max_registers_per_block": cydriver.CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK,
-    "max_registers_per_multiprocessor": cydriver.CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
-    "total_constant_memory": cydriver.CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY,
-    "warp_size": cydriver.CU_DEVICE_ATTRIBUTE_WARP_SIZE,
-    "clock_rate": cydriver.CU_DEVICE_ATTRIBUTE_CLOCK_RATE,
-    "memory_clock_rate": cydriver.CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
-    "global_memory_bus_width": cydriver.CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
-    "l2_cache_size": cydriver.CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
-    "compute_capability_major": cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-    "compute_capability_minor": cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-    "async_engine_count": cydriver.CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT,
-    "concurrent_kernels": cydriver.CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS,
-    "integrated": cydriver.CU_DEVICE_ATTRIBUTE_INTEGRATED,
-    "can_map_host_memory": cydriver.CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY,
-    "ecc_enabled": cydriver.CU_DEVICE_ATTRIBUTE_ECC_ENABLED,
-    "pci_bus_id": cydriver.CU_DEVICE_ATTRIBUTE_PCI_BUS_ID,
-    "pci_device_id": cydriver.CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID,
-    "pci_domain_id": cydriver.CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID,
-    "unified_addressing": cydriver.CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING,
-    "managed_memory": cydriver.CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY,
-    "concurrent_managed_access": cydriver.CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS,
-    "memory_pools_supported": cydriver.CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
-    "cooperative_launch": cydriver.CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH,
-}
+# ----------------------------------------------------------------------------------------
+# DeviceProperties
 
-# One Device object per device per thread, as in NVIDIA's cuda.core.
-_per_thread = threading.local()
+# Every DeviceProperties attribute: (name, Python type, CUdevice_attribute, description).
+# The attribute is None where it exists only from CUDA 13 on; this build then takes it from
+# compat_major_only_device_attributes(), and without it the property raises AttributeError.
+_PROPERTIES = (
+    ("max_threads_per_block", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+     "Most threads a block can have."),
+    ("max_block_dim_x", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
+     "Largest block size along x, in threads."),
+    ("max_block_dim_y", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+     "Largest block size along y, in threads."),
+    ("max_block_dim_z", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z,
+     "Largest block size along z, in threads."),
+    ("max_grid_dim_x", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
+     "Largest grid size along x, in blocks."),
+    ("max_grid_dim_y", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+     "Largest grid size along y, in blocks."),
+    ("max_grid_dim_z", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z,
+     "Largest grid size along z, in blocks."),
+    ("max_shared_memory_per_block", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+     "Shared memory a block can use by default, in bytes."),
+    ("total_constant_memory", int, cydriver.CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY,
+     "Constant memory (__constant__ variables) of the device, in bytes."),
+    ("warp_size", int, cydriver.CU_DEVICE_ATTRIBUTE_WARP_SIZE,
+     "Threads per warp."),
+    ("max_pitch", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_PITCH,
+     "Largest pitch that memory copies accept, in bytes."),
+    ("maximum_texture1d_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH,
+     "Largest width of a 1D texture."),
+    ("maximum_texture1d_linear_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH,
+     "Largest width of a 1D texture over linear memory."),
+    ("maximum_texture1d_mipmapped_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH,
+     "Largest width of a mipmapped 1D texture."),
+    ("maximum_texture2d_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH,
+     "Largest width of a 2D texture."),
+    ("maximum_texture2d_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT,
+     "Largest height of a 2D texture."),
+    ("maximum_texture2d_linear_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH,
+     "Largest width of a 2D texture over linear memory."),
+    ("maximum_texture2d_linear_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT,
+     "Largest height of a 2D texture over linear memory."),
+    ("maximum_texture2d_linear_pitch", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH,
+     "Largest pitch of a 2D texture over linear memory, in bytes."),
+    ("maximum_texture2d_mipmapped_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH,
+     "Largest width of a mipmapped 2D texture."),
+    ("maximum_texture2d_mipmapped_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT,
+     "Largest height of a mipmapped 2D texture."),
+    ("maximum_texture3d_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH,
+     "Largest width of a 3D texture."),
+    ("maximum_texture3d_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT,
+     "Largest height of a 3D texture."),
+    ("maximum_texture3d_depth", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH,
+     "Largest depth of a 3D texture."),
+    ("maximum_texture3d_width_alternate", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE,
+     "Alternate largest width of a 3D texture (0 without an alternate limit)."),
+    ("maximum_texture3d_height_alternate", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE,
+     "Alternate largest height of a 3D texture (0 without an alternate limit)."),
+    ("maximum_texture3d_depth_alternate", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE,
+     "Alternate largest depth of a 3D texture (0 without an alternate limit)."),
+    ("maximum_texturecubemap_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH,
+     "Largest width (and height) of a cubemap texture."),
+    ("maximum_texture1d_layered_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH,
+     "Largest width of a layered 1D texture."),
+    ("maximum_texture1d_layered_layers", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS,
+     "Most layers of a layered 1D texture."),
+    ("maximum_texture2d_layered_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH,
+     "Largest width of a layered 2D texture."),
+    ("maximum_texture2d_layered_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT,
+     "Largest height of a layered 2D texture."),
+    ("maximum_texture2d_layered_layers", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS,
+     "Most layers of a layered 2D texture."),
+    ("maximum_texturecubemap_layered_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH,
+     "Largest width (and height) of a layered cubemap texture."),
+    ("maximum_texturecubemap_layered_layers", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS,
+     "Most layers of a layered cubemap texture."),
+    ("maximum_surface1d_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH,
+     "Largest width of a 1D surface."),
+    ("maximum_surface2d_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH,
+     "Largest width of a 2D surface."),
+    ("maximum_surface2d_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT,
+     "Largest height of a 2D surface."),
+    ("maximum_surface3d_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH,
+     "Largest width of a 3D surface."),
+    ("maximum_surface3d_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT,
+     "Largest height of a 3D surface."),
+    ("maximum_surface3d_depth", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH,
+     "Largest depth of a 3D surface."),
+    ("maximum_surface1d_layered_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH,
+     "Largest width of a layered 1D surface."),
+    ("maximum_surface1d_layered_layers", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS,
+     "Most layers of a layered 1D surface."),
+    ("maximum_surface2d_layered_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH,
+     "Largest width of a layered 2D surface."),
+    ("maximum_surface2d_layered_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT,
+     "Largest height of a layered 2D surface."),
+    ("maximum_surface2d_layered_layers", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS,
+     "Most layers of a layered 2D surface."),
+    ("maximum_surfacecubemap_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH,
+     "Largest width (and height) of a cubemap surface."),
+    ("maximum_surfacecubemap_layered_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH,
+     "Largest width (and height) of a layered cubemap surface."),
+    ("maximum_surfacecubemap_layered_layers", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS,
+     "Most layers of a layered cubemap surface."),
+    ("max_registers_per_block", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK,
+     "32-bit registers available to one block."),
+    ("clock_rate", int, cydriver.CU_DEVICE_ATTRIBUTE_CLOCK_RATE,
+     "Typical clock rate, in kHz."),
+    ("texture_alignment", int, cydriver.CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT,
+     "Alignment that texture base addresses need, in bytes."),
+    ("texture_pitch_alignment", int, cydriver.CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT,
+     "Alignment that the pitch of pitched textures needs, in bytes."),
+    ("gpu_overlap", bool, cydriver.CU_DEVICE_ATTRIBUTE_GPU_OVERLAP,
+     "Whether the device can copy memory while it runs a kernel (deprecated: see async_engine_count)."),
+    ("multiprocessor_count", int, cydriver.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+     "Number of streaming multiprocessors (SMs)."),
+    ("kernel_exec_timeout", bool, cydriver.CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT,
+     "Whether kernels have a run-time limit (e.g. a watchdog on a display GPU)."),
+    ("integrated", bool, cydriver.CU_DEVICE_ATTRIBUTE_INTEGRATED,
+     "Whether the device is integrated with the host memory system."),
+    ("can_map_host_memory", bool, cydriver.CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY,
+     "Whether host memory can be mapped into the device's address space."),
+    ("compute_mode", int, cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_MODE,
+     "Compute mode (a CUcomputemode value)."),
+    ("concurrent_kernels", bool, cydriver.CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS,
+     "Whether the device may run several kernels at once."),
+    ("ecc_enabled", bool, cydriver.CU_DEVICE_ATTRIBUTE_ECC_ENABLED,
+     "Whether ECC is enabled on the device memory."),
+    ("pci_bus_id", int, cydriver.CU_DEVICE_ATTRIBUTE_PCI_BUS_ID,
+     "PCI bus number of the device."),
+    ("pci_device_id", int, cydriver.CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID,
+     "PCI device (slot) number of the device."),
+    ("pci_domain_id", int, cydriver.CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID,
+     "PCI domain number of the device."),
+    ("tcc_driver", bool, cydriver.CU_DEVICE_ATTRIBUTE_TCC_DRIVER,
+     "Whether the device runs under the TCC driver model (Windows)."),
+    ("memory_clock_rate", int, cydriver.CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
+     "Peak memory clock rate, in kHz."),
+    ("global_memory_bus_width", int, cydriver.CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
+     "Width of the global memory bus, in bits."),
+    ("l2_cache_size", int, cydriver.CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
+     "L2 cache size, in bytes."),
+    ("max_threads_per_multiprocessor", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+     "Most threads resident on one SM."),
+    ("unified_addressing", bool, cydriver.CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING,
+     "Whether the device shares one virtual address space with the host."),
+    ("compute_capability_major", int, cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+     "Major number of the compute capability."),
+    ("compute_capability_minor", int, cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+     "Minor number of the compute capability."),
+    ("global_l1_cache_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED,
+     "Whether global memory accesses can be cached in L1."),
+    ("local_l1_cache_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED,
+     "Whether local memory accesses can be cached in L1."),
+    ("max_shared_memory_per_multiprocessor", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+     "Shared memory of one SM, in bytes."),
+    ("max_registers_per_multiprocessor", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
+     "32-bit registers of one SM."),
+    ("managed_memory", bool, cydriver.CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY,
+     "Whether managed (unified) memory can be allocated for the device."),
+    ("multi_gpu_board", bool, cydriver.CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD,
+     "Whether the device sits on a board with other GPUs."),
+    ("multi_gpu_board_group_id", int, cydriver.CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID,
+     "Identifier shared by the devices of one multi-GPU board."),
+    ("host_native_atomic_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED,
+     "Whether the host link supports all native atomic operations."),
+    ("single_to_double_precision_perf_ratio", int, cydriver.CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO,
+     "Single-precision to double-precision throughput ratio."),
+    ("pageable_memory_access", bool, cydriver.CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS,
+     "Whether the device accesses pageable host memory coherently, without registration."),
+    ("concurrent_managed_access", bool, cydriver.CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS,
+     "Whether device and host can access managed memory concurrently and coherently."),
+    ("compute_preemption_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED,
+     "Whether compute work can be preempted."),
+    ("can_use_host_pointer_for_registered_mem", bool, cydriver.CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM,
+     "Whether registered host memory has the same address on the device as on the host."),
+    ("cooperative_launch", bool, cydriver.CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH,
+     "Whether cooperative kernels can be launched."),
+    ("max_shared_memory_per_block_optin", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+     "Shared memory a block can use when it opts in, in bytes."),
+    ("pageable_memory_access_uses_host_page_tables", bool, cydriver.CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES,
+     "Whether pageable memory is accessed through the host's page tables."),
+    ("direct_managed_mem_access_from_host", bool, cydriver.CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST,
+     "Whether the host accesses managed memory on the device directly, without migration."),
+    ("virtual_memory_management_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
+     "Whether the virtual memory management API (cuMemCreate, cuMemMap, ...) is supported."),
+    ("handle_type_posix_file_descriptor_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED,
+     "Whether memory can be exported as a POSIX file descriptor."),
+    ("handle_type_win32_handle_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED,
+     "Whether memory can be exported as a Win32 NT handle."),
+    ("handle_type_win32_kmt_handle_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED,
+     "Whether memory can be exported as a Win32 KMT handle."),
+    ("max_blocks_per_multiprocessor", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR,
+     "Most blocks resident on one SM."),
+    ("generic_compression_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED,
+     "Whether compressible memory is supported."),
+    ("max_persisting_l2_cache_size", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE,
+     "Largest L2 set-aside for persisting accesses, in bytes."),
+    ("max_access_policy_window_size", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE,
+     "Largest access-policy window (CUaccessPolicyWindow.num_bytes), in bytes."),
+    ("gpu_direct_rdma_with_cuda_vmm_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED,
+     "Whether cuMemCreate accepts the GPUDirect RDMA flag."),
+    ("reserved_shared_memory_per_block", int, cydriver.CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK,
+     "Shared memory the driver reserves in each block, in bytes."),
+    ("sparse_cuda_array_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED,
+     "Whether sparse CUDA arrays (and mipmapped arrays) are supported."),
+    ("read_only_host_register_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED,
+     "Whether host memory can be registered read-only for the device."),
+    ("memory_pools_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
+     "Whether stream-ordered allocation (cuMemAllocAsync, memory pools) is supported."),
+    ("gpu_direct_rdma_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED,
+     "Whether GPUDirect RDMA is supported."),
+    ("gpu_direct_rdma_flush_writes_options", int, cydriver.CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS,
+     "Bitmask of CUflushGPUDirectRDMAWritesOptions that the device supports."),
+    ("gpu_direct_rdma_writes_ordering", int, cydriver.CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING,
+     "Ordering scope of GPUDirect RDMA writes (a CUGPUDirectRDMAWritesOrdering value)."),
+    ("mempool_supported_handle_types", int, cydriver.CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES,
+     "Bitmask of the handle types that memory pools can export for IPC."),
+    ("deferred_mapping_cuda_array_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED,
+     "Whether CUDA arrays (and mipmapped arrays) can be mapped deferred."),
+    ("numa_config", int, cydriver.CU_DEVICE_ATTRIBUTE_NUMA_CONFIG,
+     "NUMA configuration of the device (a CUdeviceNumaConfig value)."),
+    ("numa_id", int, cydriver.CU_DEVICE_ATTRIBUTE_NUMA_ID,
+     "NUMA node of the device memory."),
+    ("multicast_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED,
+     "Whether multicast objects (switch multicast and reductions) are supported."),
+    ("surface_alignment", int, cydriver.CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT,
+     "Alignment that surfaces need, in bytes."),
+    ("async_engine_count", int, cydriver.CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT,
+     "Number of asynchronous copy engines."),
+    ("can_tex2d_gather", bool, cydriver.CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER,
+     "Whether 2D texture gather is supported."),
+    ("maximum_texture2d_gather_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH,
+     "Largest width of a 2D texture used for gather."),
+    ("maximum_texture2d_gather_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT,
+     "Largest height of a 2D texture used for gather."),
+    ("stream_priorities_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED,
+     "Whether streams can have priorities."),
+    ("can_flush_remote_writes", bool, cydriver.CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES,
+     "Whether remote writes can be flushed by stream memory operations."),
+    ("host_register_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED,
+     "Whether host memory can be registered (page-locked) for the device."),
+    ("timeline_semaphore_interop_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED,
+     "Whether external timeline semaphores can be imported."),
+    ("cluster_launch", bool, cydriver.CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH,
+     "Whether kernels can be launched with thread block clusters."),
+    ("can_use_64_bit_stream_mem_ops", bool, cydriver.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS,
+     "Whether stream memory operations support 64-bit values."),
+    ("can_use_stream_wait_value_nor", bool, cydriver.CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR,
+     "Whether stream wait operations support the NOR condition."),
+    ("dma_buf_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED,
+     "Whether device memory can be shared as a dma_buf."),
+    ("ipc_event_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED,
+     "Whether events can be shared between processes."),
+    ("mem_sync_domain_count", int, cydriver.CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT,
+     "Number of memory synchronization domains."),
+    ("tensor_map_access_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED,
+     "Whether memory can be accessed through tensor maps."),
+    ("handle_type_fabric_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED,
+     "Whether memory can be exported as a fabric handle."),
+    ("unified_function_pointers", bool, cydriver.CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS,
+     "Whether function pointers are unified between host and device."),
+    ("mps_enabled", bool, cydriver.CU_DEVICE_ATTRIBUTE_MPS_ENABLED,
+     "Whether contexts on this device are shared through MPS."),
+    ("host_numa_id", int, cydriver.CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID,
+     "NUMA node of the host closest to the device (-1 without NUMA)."),
+    ("d3d12_cig_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED,
+     "Whether CUDA in graphics (CIG) with Direct3D 12 is supported."),
+    ("mem_decompress_algorithm_mask", int, cydriver.CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK,
+     "Bitmask of the CUmemDecompressAlgorithm values the device supports."),
+    ("mem_decompress_maximum_length", int, cydriver.CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH,
+     "Longest single decompression operation, in bytes."),
+    ("vulkan_cig_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED,
+     "Whether CUDA in graphics (CIG) with Vulkan is supported."),
+    ("gpu_pci_device_id", int, cydriver.CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID,
+     "PCI device id and vendor id, 16 bits each (0 if the driver cannot tell)."),
+    ("gpu_pci_subsystem_id", int, cydriver.CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID,
+     "PCI subsystem id and subsystem vendor id, 16 bits each (0 if the driver cannot tell)."),
+    ("host_numa_virtual_memory_management_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
+     "Whether the virtual memory management API accepts HOST_NUMA locations."),
+    ("host_numa_memory_pools_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED,
+     "Whether memory pools accept HOST_NUMA locations."),
+    ("host_numa_multinode_ipc_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED,
+     "Whether HOST_NUMA memory can be shared between nodes of a multi-node system."),
+    ("host_memory_pools_supported", bool, None,
+     "Whether memory pools accept HOST locations (CUDA 13+)."),
+    ("host_virtual_memory_management_supported", bool, None,
+     "Whether the virtual memory management API accepts HOST locations (CUDA 13+)."),
+    ("host_alloc_dma_buf_supported", bool, None,
+     "Whether page-locked host memory can be shared as a dma_buf (CUDA 13+)."),
+    ("only_partial_host_native_atomic_supported", bool, None,
+     "Whether the host link supports only some native atomic operations (CUDA 13+)."),
+)
+
+cdef dict _MAJOR_ONLY_ATTRIBUTES = compat_major_only_device_attributes()
 
 
-cdef int _attribute(cydriver.CUdevice_attribute attribute, cydriver.CUdevice device) except? -1:
+cdef int _read_attribute(int device, int attribute) except? -1:
+    # An attribute the driver does not know (an older driver than the headers) reads as 0.
     cdef int value = 0
+    cdef cydriver.CUresult result
     with nogil:
-        HANDLE_RETURN(cydriver.cuDeviceGetAttribute(&value, attribute, device))
+        result = cydriver.cuDeviceGetAttribute(&value, <cydriver.CUdevice_attribute>attribute, device)
+    if result == cydriver.CUDA_ERROR_INVALID_VALUE:
+        return 0
+    HANDLE_RETURN(result)
     return value
 
 
 class DeviceProperties:
-    """The driver's attributes of one device, each read once on first access:
-    ``multiprocessor_count``, ``max_threads_per_block``, ``max_shared_memory_per_block``,
-    ``warp_size``, ``clock_rate`` and ``memory_clock_rate`` (kHz), ``global_memory_bus_width``
-    (bits), ``l2_cache_size`` (bytes), and the rest of the names in ``dir()``."""
+    """The attributes of one CUDA device (limits, sizes, clocks, capabilities), as the driver
+    reports them: each is read on first access and then cached. Get one from
+    ``Device.properties``."""
 
-    __slots__ = ("_device_id", "_values")
+    __slots__ = ("_handle", "_cache")
 
-    def __init__(self, device_id: int) -> None:
-        self._device_id = device_id
-        self._values = {}
+    def __init__(self, *args, **kwargs) -> None:
+        raise RuntimeError("DeviceProperties cannot be instantiated directly. Use Device.properties instead.")
 
-    def __getattr__(self, name: str) -> int:
-        attribute = _PROPERTY_ATTRIBUTES.get(name)
-        if attribute is None:
-            raise AttributeError(f"DeviceProperties has no attribute {name!r}")
-        if name not in self._values:
-            self._values[name] = _attribute(attribute, self._device_id)
-        return self._values[name]
-
-    def __dir__(self) -> list[str]:
-        return sorted(_PROPERTY_ATTRIBUTES)
+    @classmethod
+    def _init(cls, handle: int) -> DeviceProperties:
+        """The properties of device ordinal ``handle``."""
+        properties = object.__new__(cls)
+        properties._handle = int(handle)
+        properties._cache = {}
+        return properties
 
     def __repr__(self) -> str:
-        return f"<DeviceProperties of device {self._device_id}>"
+        return f"<DeviceProperties of device {self._handle}>"
+
+
+def _device_property(name: str, kind: type, attribute, description: str) -> property:
+    """The read-once property ``name`` of DeviceProperties, of type ``kind``."""
+    if attribute is None:
+        attribute = _MAJOR_ONLY_ATTRIBUTES.get(name)
+
+    def read(self):
+        cache = self._cache
+        try:
+            return cache[name]
+        except KeyError:
+            pass
+        if attribute is None:
+            raise AttributeError(f"DeviceProperties.{name} needs CUDA 13; this cuda.core was built for "
+                                 f"CUDA {CUDA_CORE_BUILD_MAJOR}")
+        value = kind(_read_attribute(self._handle, attribute))
+        cache[name] = value
+        return value
+
+    read.__name__ = name
+    return property(read, doc=f"{kind.__name__}: {description}")
+
+
+for _name, _kind, _attribute, _description in _PROPERTIES:
+    setattr(DeviceProperties, _name, _device_property(_name, _kind, _attribute, _description))
+del _name, _kind, _attribute, _description
+
+
+# ----------------------------------------------------------------------------------------
+# Device
+
+# The Device objects of each thread: _tls.devices[ordinal], made on first use.
+_tls = threading.local()
+
+# Each device's primary context, retained once per process on first set_current().
+_primary_contexts = {}
+_primary_contexts_lock = threading.Lock()
+
+
+def _primary_context(int device_id) -> int:
+    """The address of device ``device_id``'s primary context, retaining it the first time."""
+    cdef cydriver.CUcontext context = NULL
+    address = _primary_contexts.get(device_id)
+    if address is not None:
+        return address
+    with _primary_contexts_lock:
+        address = _primary_contexts.get(device_id)
+        if address is None:
+            with nogil:
+                HANDLE_RETURN(cydriver.cuDevicePrimaryCtxRetain(&context, device_id))
+            address = _primary_contexts[device_id] = <size_t>context
+    return address
+
+
+def _not_available(what: str, needs: str):
+    return NotImplementedError(f"{what} needs {needs}, which this cuda.core does not have yet")
+
+
+class _DefaultStreamHandle:
+    """A stand-in that speaks ``__cuda_stream__`` for one of the driver's special streams."""
+
+    __slots__ = ("_address",)
+
+    def __init__(self, address: int) -> None:
+        self._address = address
+
+    def __cuda_stream__(self) -> tuple[int, int]:
+        return (0, self._address)
+
+
+def _per_thread_default_stream_requested() -> bool:
+    value = os.environ.get("CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM", "").strip().lower()
+    return value not in ("", "0", "false", "no", "off")
 
 
 class Device:
-    """A CUDA device. ``Device()`` is the current context's device, or device 0.
-    There is one Device object per device per thread."""
+    """A CUDA device, and the entry point for what runs on it.
 
-    __slots__ = ("_device_id", "_primary_context", "_properties", "_memory_resource", "__weakref__")
+    ``Device(device_id)`` is the device of that ordinal; ``Device()`` is the device of the
+    context current on this thread, or device 0 when none is. There is one Device object per
+    device per thread, so libraries in one process see and share the same objects. Creating
+    one does not initialize the GPU: ``set_current()`` does, and the methods that create
+    streams, events and memory need it first.
 
-    def __new__(cls, device_id: int | None = None) -> "Device":
+    Parameters
+    ----------
+    device_id : int or Device, optional
+        Device ordinal; None (the default) means the current device.
+    """
+
+    __slots__ = ("_device_id", "_memory_resource", "_has_inited", "_properties", "_resources", "_uuid",
+                 "_context", "__weakref__")
+
+    def __new__(cls, device_id: Device | int | None = None) -> Device:
         ensure_driver()
         if device_id is None:
-            device_id = max(current_device(), 0)
-        count = device_count()
-        if not isinstance(device_id, int) or not 0 <= device_id < count:
-            raise ValueError(f"device_id must be an int in [0, {count}), got {device_id!r}")
-        devices = getattr(_per_thread, "devices", None)
-        if devices is None:
-            devices = _per_thread.devices = [None] * count
-        if devices[device_id] is None:
-            device = object.__new__(cls)
-            device._device_id = device_id
-            device._primary_context = 0
-            device._properties = None
-            device._memory_resource = None
-            devices[device_id] = device
-        return devices[device_id]
+            ordinal = max(current_device(), 0)
+        elif isinstance(device_id, Device):
+            ordinal = device_id._device_id
+        else:
+            try:
+                ordinal = operator.index(device_id)
+            except TypeError:
+                raise TypeError(f"device_id must be an int, a Device or None, got {type(device_id).__name__}") \
+                    from None
+        devices = _thread_devices()
+        if not 0 <= ordinal < len(devices):
+            raise ValueError(f"device_id must be within [0, {len(devices)}), got {device_id!r}")
+        device = devices[ordinal]
+        if device is None:
+            device = devices[ordinal] = _new_device(cls, ordinal)
+        return device
+
+    def _check_context_initialized(self) -> None:
+        """Raise CUDAError unless set_current() ran on this Device object (on this thread)."""
+        if not self._has_inited:
+            raise CUDAError(f"Device {self._device_id} is not yet initialized: call "
+                            f"Device({self._device_id}).set_current() first")
+
+    # The name other cuda.core modules use for the same check.
+    _require_current = _check_context_initialized
+
+    @classmethod
+    def get_all_devices(cls) -> tuple[Device, ...]:
+        """Every device the driver sees, in ordinal order."""
+        return tuple(cls(ordinal) for ordinal in range(device_count()))
+
+    @classmethod
+    def _get_all_devices_from_cuda_driver(cls):
+        return cls.get_all_devices()
+
+    def to_system_device(self):
+        """The :class:`cuda.core.system.Device` (NVML's view) of this device, matched by UUID."""
+        from cuda.core import system
+        if not system.CUDA_BINDINGS_NVML_IS_COMPATIBLE:
+            raise NotImplementedError("Device.to_system_device() requires NVML support (cuda.core.system.Device, "
+                                      "the NVML side of cuda.core.system), which this cuda.core does not have yet")
+        return system.Device(uuid=self.uuid)
 
     @property
     def device_id(self) -> int:
-        """The ordinal of this device."""
+        """The device ordinal."""
         return self._device_id
-
-    @property
-    def name(self) -> str:
-        """The device's marketing name, e.g. 'NVIDIA H200'."""
-        cdef char buffer[256]
-        cdef cydriver.CUdevice device = self._device_id
-        with nogil:
-            HANDLE_RETURN(cydriver.cuDeviceGetName(buffer, sizeof(buffer), device))
-        return buffer.decode()
-
-    @property
-    def compute_capability(self) -> ComputeCapability:
-        """(major, minor) compute capability, e.g. (9, 0) on Hopper."""
-        return ComputeCapability(
-            _attribute(cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, self._device_id),
-            _attribute(cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, self._device_id))
-
-    @property
-    def arch(self) -> str:
-        """The compute capability as one string, e.g. '90'."""
-        major, minor = self.compute_capability
-        return f"{major}{minor}"
-
-    @property
-    def uuid(self) -> str:
-        """The device UUID in 8-4-4-4-12 hex form."""
-        cdef cydriver.CUuuid uuid
-        cdef cydriver.CUdevice device = self._device_id
-        cdef char text[37]
-        with nogil:
-            HANDLE_RETURN(compat_device_get_uuid(&uuid, device))
-            cuda_core_format_uuid(<const unsigned char*>uuid.bytes, text)
-        return text.decode()
 
     @property
     def pci_bus_id(self) -> str:
@@ -167,63 +504,196 @@ class Device:
             HANDLE_RETURN(cydriver.cuDeviceGetPCIBusId(buffer, sizeof(buffer), device))
         return buffer.decode()
 
+    def can_access_peer(self, peer: Device | int) -> bool:
+        """Whether this device can access memory of device ``peer`` (a Device or an ordinal)
+        through peer-to-peer access. A device can always access its own memory."""
+        cdef int value = 0
+        cdef int this_device = self._device_id
+        cdef int peer_device = Device(peer)._device_id
+        if peer_device == this_device:
+            return True
+        with nogil:
+            HANDLE_RETURN(cydriver.cuDeviceCanAccessPeer(&value, this_device, peer_device))
+        return value != 0
+
+    @property
+    def uuid(self) -> str:
+        """The device UUID in 8-4-4-4-12 hex form (of the MIG instance, on a MIG device), read
+        once and cached."""
+        cdef cydriver.CUuuid uuid
+        cdef cydriver.CUdevice device = self._device_id
+        cdef char text[37]
+        if self._uuid is None:
+            with nogil:
+                HANDLE_RETURN(compat_device_get_uuid(&uuid, device))
+                cuda_core_format_uuid(<const unsigned char*>uuid.bytes, text)
+            self._uuid = text.decode()
+        return self._uuid
+
+    @property
+    def name(self) -> str:
+        """The device's name, e.g. 'NVIDIA H200'."""
+        cdef char buffer[256]
+        cdef cydriver.CUdevice device = self._device_id
+        with nogil:
+            HANDLE_RETURN(cydriver.cuDeviceGetName(buffer, sizeof(buffer), device))
+        return buffer.decode()
+
     @property
     def properties(self) -> DeviceProperties:
-        """The device's attributes (SM count, limits, clocks, memory), read lazily."""
+        """The device's attributes (limits, sizes, clocks, capabilities), read lazily."""
         if self._properties is None:
-            self._properties = DeviceProperties(self._device_id)
+            self._properties = DeviceProperties._init(self._device_id)
         return self._properties
 
     @property
+    def resources(self):
+        """The device's hardware resources (SMs, work queues), for green contexts."""
+        raise _not_available("Device.resources",
+                             "cuda.core's device-resource API (DeviceResources, SMResource, WorkqueueResource)")
+
+    @property
+    def compute_capability(self) -> ComputeCapability:
+        """The compute capability as a named tuple (major, minor), e.g. (9, 0) on Hopper."""
+        properties = self.properties
+        return ComputeCapability(properties.compute_capability_major, properties.compute_capability_minor)
+
+    @property
+    def arch(self) -> str:
+        """The compute capability as one string, e.g. '90' for 9.0."""
+        major, minor = self.compute_capability
+        return f"{major}{minor}"
+
+    @property
     def context(self) -> Context:
-        """The context current on this thread, which must be this device's (call set_current() first)."""
-        cdef cydriver.CUcontext context = NULL
-        self._require_current()
-        with nogil:
-            HANDLE_RETURN(cydriver.cuCtxGetCurrent(&context))
-        return Context._from_handle(<size_t>context, self._device_id)
+        """The Context that set_current() made current on this thread through this Device."""
+        self._check_context_initialized()
+        return self._context
 
     @property
     def memory_resource(self):
-        """Where ``allocate`` takes memory from: by default this device's stream-ordered
-        DeviceMemoryResource (the device's memory pool)."""
+        """Where ``allocate()`` takes memory from: by default the device's memory pool, through
+        a DeviceMemoryResource."""
+        cdef int pools = 0
+        cdef cydriver.CUdevice device = self._device_id
         if self._memory_resource is None:
-            from cuda.core._memory._device_memory_resource import DeviceMemoryResource
-            self._memory_resource = DeviceMemoryResource(self._device_id)
+            with nogil:
+                HANDLE_RETURN(cydriver.cuDeviceGetAttribute(
+                    &pools, cydriver.CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, device))
+            if pools:
+                from cuda.core._memory._device_memory_resource import DeviceMemoryResource
+                self._memory_resource = DeviceMemoryResource(self._device_id)
+            else:
+                self._memory_resource = _synchronous_memory_resource(self._device_id)
         return self._memory_resource
 
     @memory_resource.setter
-    def memory_resource(self, resource) -> None:
+    def memory_resource(self, mr) -> None:
         from cuda.core._memory._buffer import MemoryResource
-        if not isinstance(resource, MemoryResource):
-            raise TypeError(f"memory_resource must be a MemoryResource, got {type(resource).__name__}")
-        self._memory_resource = resource
+        if not isinstance(mr, MemoryResource):
+            raise TypeError(f"memory_resource must be a MemoryResource, got {type(mr).__name__}")
+        self._memory_resource = mr
 
-    def allocate(self, size: int, stream=None):
-        """A Buffer of ``size`` bytes from ``memory_resource``, ordered on ``stream``."""
-        self._require_current()
-        return self.memory_resource.allocate(size, stream)
+    @property
+    def default_stream(self):
+        """The default stream: the legacy default stream, or the per-thread default stream when
+        the environment variable CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM is set (non-zero)."""
+        from cuda.core import _stream
+        per_thread = _per_thread_default_stream_requested()
+        stream = getattr(_stream, "PER_THREAD_DEFAULT_STREAM" if per_thread else "LEGACY_DEFAULT_STREAM", None)
+        if stream is not None:
+            return stream
+        # This cuda.core's _stream has no default-stream objects: wrap the driver's special handle.
+        address = cydriver.CU_STREAM_PER_THREAD if per_thread else cydriver.CU_STREAM_LEGACY
+        return _stream.as_stream(_DefaultStreamHandle(address), self._device_id)
 
-    def set_current(self) -> None:
-        """Make this device's primary context current on this thread, retaining it once."""
-        cdef cydriver.CUcontext context = <cydriver.CUcontext><size_t>self._primary_context
-        cdef cydriver.CUdevice device = self._device_id
+    def __int__(self) -> int:
+        """The device ordinal."""
+        return self._device_id
+
+    def __repr__(self) -> str:
+        return f"<Device {self._device_id} ({self.name})>"
+
+    def __hash__(self) -> int:
+        return hash((Device, self._device_id))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Device):
+            return NotImplemented
+        return self._device_id == other._device_id
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return Device, (self._device_id,)
+
+    def set_current(self, ctx: Context | None = None) -> Context | None:
+        """Make this device current on the calling thread, initializing CUDA.
+
+        Without ``ctx``, the device's primary context becomes current (the usual start of a
+        program: ``Device(0).set_current()``) and None is returned. With a Context ``ctx`` of
+        this device, the context current until now is popped off the thread's context stack,
+        ``ctx`` is pushed in its place, and the popped Context is returned (None if there was
+        none), so that ``device.set_current(previous)`` restores it.
+        """
+        cdef cydriver.CUcontext previous = NULL
+        cdef cydriver.CUcontext target_handle
+        cdef cydriver.CUdevice previous_device = -1
+        cdef Context target
+        if ctx is None:
+            self._set_primary_current()
+            return None
+        if not isinstance(ctx, Context):
+            raise TypeError(f"ctx must be a Context or None, got {type(ctx).__name__}")
+        target = <Context>ctx
+        Context_check_open(target)
+        if target._device_id != self._device_id:
+            raise RuntimeError(f"the given context belongs to device {target._device_id}, "
+                               f"not to device {self._device_id}")
+        known = self._context if self._has_inited else None
+        target_handle = Context_handle(target)
         with nogil:
-            if context == NULL:
-                HANDLE_RETURN(cydriver.cuDevicePrimaryCtxRetain(&context, device))
-            HANDLE_RETURN(cydriver.cuCtxSetCurrent(context))
-        self._primary_context = <size_t>context
+            HANDLE_RETURN(cydriver.cuCtxGetCurrent(&previous))
+            if previous != NULL:
+                HANDLE_RETURN(cydriver.cuCtxGetDevice(&previous_device))
+                HANDLE_RETURN(cydriver.cuCtxPopCurrent(&previous))
+            HANDLE_RETURN(cydriver.cuCtxPushCurrent(target_handle))
+        self._context = target
+        self._has_inited = True
+        if previous == NULL:
+            return None
+        if known is not None and (<Context>known)._address == <size_t>previous:
+            return known
+        return context_from_address(<size_t>previous, previous_device)
 
-    def _require_current(self) -> None:
-        if current_device() != self._device_id:
-            raise RuntimeError(f"device {self._device_id} is not current on this thread: call "
-                               f"Device({self._device_id}).set_current() first")
+    def _set_primary_current(self) -> None:
+        cdef size_t address = _primary_context(self._device_id)
+        with nogil:
+            HANDLE_RETURN(cydriver.cuCtxSetCurrent(<cydriver.CUcontext>address))
+        known = self._context
+        if known is None or (<Context>known)._address != address or (<Context>known)._closed:
+            self._context = context_from_address(address, self._device_id)
+        self._has_inited = True
+
+    def create_context(self, options=None) -> Context:
+        """A new green context of this device, made of ``options.resources`` (a ContextOptions);
+        it is not made current."""
+        from cuda.core._context import ContextOptions
+        if options is None:
+            raise ValueError("ContextOptions.resources must be provided: a green context is made of "
+                             "device resources (e.g. from Device.resources)")
+        if not isinstance(options, ContextOptions):
+            raise TypeError(f"options must be a ContextOptions, got {type(options).__name__}")
+        if options.resources is None:
+            raise ValueError("ContextOptions.resources must be provided: a green context is made of "
+                             "device resources (e.g. from Device.resources)")
+        raise _not_available("Device.create_context()",
+                             "green contexts and cuda.core's device-resource API (DeviceResources, SMResource)")
 
     def create_stream(self, obj=None, options=None):
-        """A new Stream (made with StreamOptions ``options``), or one over a foreign
-        ``obj`` that has ``__cuda_stream__``."""
+        """A new stream on this device's current context, made with StreamOptions ``options``;
+        or, given ``obj`` that speaks ``__cuda_stream__``, a Stream over that foreign stream
+        (which it keeps alive). Needs set_current() first."""
         from cuda.core._stream import as_stream, new_stream
-        self._require_current()
+        self._check_context_initialized()
         if obj is not None:
             if options is not None:
                 raise ValueError("options cannot be given with a foreign stream object")
@@ -231,16 +701,73 @@ class Device:
         return new_stream(self._device_id, options)
 
     def create_event(self, options=None):
-        """A new Event (made with EventOptions ``options``) on this device."""
+        """A new Event (made with EventOptions ``options``), not yet recorded. Needs
+        set_current() first."""
         from cuda.core._event import _create_event
-        self._require_current()
+        self._check_context_initialized()
         return _create_event(options, self._device_id)
 
+    def allocate(self, size: int, *, stream):
+        """A Buffer of ``size`` bytes from ``memory_resource``, ordered on ``stream`` (a Stream;
+        pass ``device.default_stream`` for the default stream). Needs set_current() first."""
+        self._check_context_initialized()
+        return self.memory_resource.allocate(size, stream=stream)
+
     def sync(self) -> None:
-        """Wait until all work on this device's current context has completed."""
-        self._require_current()
+        """Wait until all work of the current context (this device's) has completed. Needs
+        set_current() first."""
+        self._check_context_initialized()
         with nogil:
             HANDLE_RETURN(cydriver.cuCtxSynchronize())
 
-    def __repr__(self) -> str:
-        return f"<Device {self._device_id} ({self.name})>"
+    def create_graph_builder(self):
+        """A new GraphBuilder for capturing work into a CUDA graph."""
+        raise _not_available("Device.create_graph_builder()", "cuda.core.graph (GraphBuilder)")
+
+    def create_opaque_array(self, options):
+        """A new cuda.core.texture.OpaqueArray (a CUDA array) made with ``options``."""
+        raise _not_available("Device.create_opaque_array()", "cuda.core.texture (OpaqueArray)")
+
+    def create_mipmapped_array(self, options):
+        """A new cuda.core.texture.MipmappedArray made with ``options``."""
+        raise _not_available("Device.create_mipmapped_array()", "cuda.core.texture (MipmappedArray)")
+
+    def create_texture_object(self, *, resource, options=None):
+        """A new cuda.core.texture.TextureObject over ``resource``, sampled as ``options`` say."""
+        raise _not_available("Device.create_texture_object()", "cuda.core.texture (TextureObject)")
+
+    def create_surface_object(self, *, resource):
+        """A new cuda.core.texture.SurfaceObject over ``resource``."""
+        raise _not_available("Device.create_surface_object()", "cuda.core.texture (SurfaceObject)")
+
+
+def _thread_devices() -> list:
+    """This thread's Device objects, by ordinal (None until first asked for)."""
+    try:
+        return _tls.devices
+    except AttributeError:
+        devices = _tls.devices = [None] * device_count()
+        return devices
+
+
+def _new_device(type cls, int ordinal) -> Device:
+    device = object.__new__(cls)
+    device._device_id = ordinal
+    device._memory_resource = None
+    device._has_inited = False
+    device._properties = None
+    device._resources = None
+    device._uuid = None
+    device._context = None
+    return device
+
+
+def _synchronous_memory_resource(int device_id):
+    """The memory resource of a device without memory pools (e.g. in TCC mode)."""
+    try:
+        from cuda.core._memory._legacy import _SynchronousMemoryResource
+    except ImportError:
+        raise _not_available(f"Device({device_id}).memory_resource (the device has no memory pools)",
+                             "a synchronous memory resource (cuda.core._memory._legacy._SynchronousMemoryResource)") \
+            from None
+    return _SynchronousMemoryResource(device_id)

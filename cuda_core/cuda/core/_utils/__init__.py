@@ -1,1 +1,2 @@
-"""Internal helpers of cuda.core: driver error checking (cuda_utils)."""
+"""Internal helpers of cuda.core: error checking (cuda_utils), versions (version), and the
+explanations of CUDA error codes that CUDAError messages carry."""

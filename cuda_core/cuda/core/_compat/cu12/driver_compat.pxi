@@ -29,3 +29,8 @@ cdef inline cydriver.CUresult compat_mem_advise(
     # CUDA 12 names the advised location by device ordinal, CU_DEVICE_CPU (-1) for the host.
     cdef cydriver.CUdevice location = device_ordinal if device_ordinal >= 0 else cydriver.CU_DEVICE_CPU
     return cydriver.cuMemAdvise(ptr, size, advice, location)
+
+
+cdef inline dict compat_major_only_device_attributes():
+    # DeviceProperties names whose CUdevice_attribute exists only from CUDA 13 on: none here.
+    return {}

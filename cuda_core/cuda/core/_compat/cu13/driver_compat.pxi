@@ -33,3 +33,13 @@ cdef inline cydriver.CUresult compat_mem_advise(
     location.type = cydriver.CU_MEM_LOCATION_TYPE_DEVICE if device_ordinal >= 0 else cydriver.CU_MEM_LOCATION_TYPE_HOST
     location.id = device_ordinal if device_ordinal >= 0 else 0
     return cydriver.cuMemAdvise(ptr, size, advice, location)
+
+
+cdef inline dict compat_major_only_device_attributes():
+    # DeviceProperties names whose CUdevice_attribute exists only from CUDA 13 on.
+    return {
+        "host_memory_pools_supported": cydriver.CU_DEVICE_ATTRIBUTE_HOST_MEMORY_POOLS_SUPPORTED,
+        "host_virtual_memory_management_supported": cydriver.CU_DEVICE_ATTRIBUTE_HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
+        "host_alloc_dma_buf_supported": cydriver.CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED,
+        "only_partial_host_native_atomic_supported": cydriver.CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED,
+    }
