@@ -19,7 +19,9 @@ cdef class LaunchConfig:
     cdef int num_attributes
     cdef object __weakref__
 
-    # Recompute dims and num_attributes from the fields.
+    # Take a checked grid, cluster (or None) and block; compute dims (all or nothing).
+    cdef int _set_shape(self, tuple grid, object cluster, tuple block) except -1
+    # Recompute num_attributes from the flags and the cluster.
     cdef int _update(self) except -1
 
     # Fill ``native`` (and ``attributes``, MAX_LAUNCH_ATTRIBUTES long, which it points to)

@@ -81,10 +81,11 @@ cdef class LaunchConfig:
 
     def __init__(self, grid=None, cluster=None, block=None, shmem_size=None, bint is_cooperative=False,
                  bint programmatic_stream_serialization=False):
-        self._grid = _dims(grid, "grid")
-        self._block = _dims(block, "block")
+        grid_dims = _dims(grid, "grid")
+        block_dims = _dims(block, "block")
+        cluster_dims = None
         if cluster is not None:
-            self._cluster = _dims(cluster, "cluster")
+            cluster_dims = _dims(cluster, "cluster")
             capability = tuple(Device().compute_capability)
             if capability < (9, 0):
                 raise _not_supported(f"thread block clusters are not supported on devices with compute capability "
@@ -94,21 +95,29 @@ cdef class LaunchConfig:
             raise _not_supported("cooperative kernels are not supported on this device")
         self._cooperative = is_cooperative
         self._programmatic = programmatic_stream_serialization
+        self._set_shape(grid_dims, cluster_dims, block_dims)
+
+    cdef int _set_shape(self, tuple grid, object cluster, tuple block) except -1:
+        """Take a checked grid, cluster and block, with the driver's grid in blocks; nothing
+        changes if that grid does not fit 32 bits."""
+        cdef int axis
+        cdef unsigned long long blocks[3]
+        for axis in range(3):
+            blocks[axis] = <unsigned long long>grid[axis]
+            if cluster is not None:
+                blocks[axis] *= <unsigned long long>cluster[axis]
+            if blocks[axis] > _UINT_MAX:
+                raise ValueError(f"LaunchConfig grid {grid} of clusters {cluster} is {blocks[axis]} blocks along "
+                                 f"axis {axis}, more than the driver's 32-bit dimensions hold")
+        self._grid, self._cluster, self._block = grid, cluster, block
+        for axis in range(3):
+            self.dims[axis] = <unsigned int>blocks[axis]
+            self.dims[3 + axis] = block[axis]
         self._update()
+        return 0
 
     cdef int _update(self) except -1:
-        """Recompute what the driver gets from the fields."""
-        cdef int axis
-        cdef unsigned long long blocks
-        for axis in range(3):
-            blocks = <unsigned long long>self._grid[axis]
-            if self._cluster is not None:
-                blocks *= <unsigned long long>self._cluster[axis]
-            if blocks > _UINT_MAX:
-                raise ValueError(f"LaunchConfig grid {self._grid} of clusters {self._cluster} is {blocks} blocks "
-                                 f"along axis {axis}, more than the driver's 32-bit dimensions hold")
-            self.dims[axis] = <unsigned int>blocks
-            self.dims[3 + axis] = self._block[axis]
+        """Recompute which launch attributes the flags and the cluster need."""
         self.num_attributes = (self._cluster is not None) + self._cooperative + self._programmatic
         return 0
 
@@ -119,8 +128,7 @@ cdef class LaunchConfig:
 
     @grid.setter
     def grid(self, value):
-        self._grid = _settable_dims(value, "grid")
-        self._update()
+        self._set_shape(_settable_dims(value, "grid"), self._cluster, self._block)
 
     @property
     def cluster(self):
@@ -129,8 +137,7 @@ cdef class LaunchConfig:
 
     @cluster.setter
     def cluster(self, value):
-        self._cluster = None if value is None else _settable_dims(value, "cluster")
-        self._update()
+        self._set_shape(self._grid, None if value is None else _settable_dims(value, "cluster"), self._block)
 
     @property
     def block(self) -> tuple:
@@ -139,8 +146,7 @@ cdef class LaunchConfig:
 
     @block.setter
     def block(self, value):
-        self._block = _settable_dims(value, "block")
-        self._update()
+        self._set_shape(self._grid, self._cluster, _settable_dims(value, "block"))
 
     @property
     def shmem_size(self) -> int:
