@@ -193,7 +193,9 @@ def test_events_flags_identity_and_context(cuda_core, device) -> None:
     with pytest.raises(RuntimeError, match="not IPC-enabled"):
         plain.ipc_descriptor
     with pytest.raises(TypeError, match="cannot have timing enabled"):
-        device.create_event(cuda_core.EventOptions(timing_enabled=True, ipc_enabled=True))
+        stream.record(options=cuda_core.EventOptions(timing_enabled=True, ipc_enabled=True))
+    with pytest.raises(TypeError, match="IPC-enabled events are made by Stream.record"):
+        device.create_event(cuda_core.EventOptions(ipc_enabled=True))
 
 
 def test_timed_events_measure_the_work_between_them(cuda_core, device, sleep) -> None:

@@ -277,10 +277,18 @@ cdef Event _wrap(type cls, cydriver.CUevent handle, int device_id, bint timing, 
 
 
 cdef Event new_event(object options, int device_id):
+    return _make_event(options, device_id, True)
+
+
+cdef Event _make_event(object options, int device_id, bint for_record):
     options = _event_options(options)
     cdef bint timing = bool(options.timing_enabled)
     cdef bint blocking = bool(options.blocking_sync)
     cdef bint ipc = bool(options.ipc_enabled)
+    if ipc and not for_record:
+        # As in NVIDIA's cuda.core: an IPC event is made where it is recorded.
+        raise TypeError("IPC-enabled events are made by Stream.record(options=EventOptions(ipc_enabled=True)), "
+                        "not Device.create_event()")
     if ipc and timing:
         raise TypeError("an IPC-enabled event cannot have timing enabled: pass EventOptions(ipc_enabled=True, "
                         "timing_enabled=False)")
@@ -298,5 +306,5 @@ cdef Event new_event(object options, int device_id):
 
 
 def _create_event(options, int device_id) -> Event:
-    """A new event on the current context, for Device.create_event."""
-    return new_event(options, device_id)
+    """A new event on the current context, for Device.create_event (IPC events are made by Stream.record)."""
+    return _make_event(options, device_id, False)
