@@ -125,7 +125,8 @@ def test_every_argument_kind_reaches_the_kernel(cuda_core, device, nvrtc_code) -
 
 
 def test_launch_on_a_foreign_stream_object(cuda_core, device, nvrtc_code) -> None:
-    """Any object with __cuda_stream__ is accepted where a stream is."""
+    """An object with __cuda_stream__ is still accepted where a stream is, with a DeprecationWarning
+    (as in NVIDIA's cuda.core: wrap it with Stream(obj))."""
     class Foreign:
         def __init__(self, stream) -> None:
             self.stream = stream
@@ -138,9 +139,14 @@ def test_launch_on_a_foreign_stream_object(cuda_core, device, nvrtc_code) -> Non
     x = np.arange(n, dtype=np.float32)
     d_x = to_device(device, ours, x)
     d_out = device.allocate(x.nbytes, stream=ours)
-    cuda_core.launch(Foreign(ours), cuda_core.LaunchConfig(grid=4, block=256), nvrtc_code.get_kernel("saxpy"),
-                     np.float32(-1), d_x, d_x, d_out, np.uint64(n))
+    with pytest.warns(DeprecationWarning, match=r"Stream\(obj\)"):
+        cuda_core.launch(Foreign(ours), cuda_core.LaunchConfig(grid=4, block=256), nvrtc_code.get_kernel("saxpy"),
+                         np.float32(-1), d_x, d_x, d_out, np.uint64(n))
     assert not to_host(d_out, ours, np.float32, n).any()
+    d_out2 = device.allocate(x.nbytes, stream=ours)
+    cuda_core.launch(cuda_core.Stream(Foreign(ours)), cuda_core.LaunchConfig(grid=4, block=256),
+                     nvrtc_code.get_kernel("saxpy"), np.float32(2), d_x, d_x, d_out2, np.uint64(n))
+    np.testing.assert_array_equal(to_host(d_out2, ours, np.float32, n), 3 * x)
 
 
 def test_launch_argument_type_errors_name_position_and_type(cuda_core, device, nvrtc_code) -> None:
@@ -152,7 +158,7 @@ def test_launch_argument_type_errors_name_position_and_type(cuda_core, device, n
         cuda_core.launch(stream, config, kernel, np.float32(1), [1.0], buffer, buffer, np.uint64(0))
     with pytest.raises(TypeError, match="kernel argument 3 has unsupported type numpy.ndarray"):
         cuda_core.launch(stream, config, kernel, np.float32(1), buffer, buffer, np.zeros(4), np.uint64(0))
-    with pytest.raises(TypeError, match="not a stream"):
+    with pytest.raises(TypeError, match="Stream or GraphBuilder expected, got object"):
         cuda_core.launch(object(), config, kernel, np.float32(1), buffer, buffer, buffer, np.uint64(0))
     with pytest.raises(TypeError, match="kernel 'saxpy' takes 5 argument\\(s\\), got 4"):
         cuda_core.launch(stream, config, kernel, np.float32(1), buffer, buffer, buffer)
@@ -165,7 +171,7 @@ def test_launch_argument_type_errors_name_position_and_type(cuda_core, device, n
     with pytest.raises(RuntimeError, match="Buffer is closed"):
         cuda_core.launch(stream, config, kernel, np.float32(1), buffer, buffer, buffer, np.uint64(0))
     stream.close()
-    with pytest.raises(RuntimeError, match="Stream is closed"):
+    with pytest.raises(RuntimeError, match="Stream has been closed"):
         cuda_core.launch(stream, config, kernel)
 
 
@@ -231,7 +237,7 @@ def test_launch_order_and_timing_on_one_stream(cuda_core, device, nvcc_cubin) ->
     data = np.ones(n, dtype=np.float32)
     stream = device.create_stream()
     d_data = to_device(device, stream, data)
-    timing = cuda_core.EventOptions(enable_timing=True)
+    timing = cuda_core.EventOptions(timing_enabled=True)
     start = stream.record(options=timing)
     for _ in range(10):
         # n as a Python int (8 bytes) for `unsigned int n`: wider is accepted, the low bytes count,
@@ -252,3 +258,105 @@ def test_faulty_kernel_source_is_an_nvrtc_error_with_the_log(cuda_core, device, 
     assert raised.value.name == "NVRTC_ERROR_COMPILATION"
     assert 'default_program(2): error: identifier "undeclared_value" is undefined' in str(raised.value)
     assert "undeclared_value" in raised.value.log
+
+
+FEATURES = r"""
+// Each block writes its cluster rank and the cluster's size (1, 1 without a cluster).
+extern "C" __global__ void cluster_ids(unsigned int* out) {
+    unsigned int rank, size;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(size));
+    unsigned int block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    if (threadIdx.x == 0) { out[2 * block] = rank; out[2 * block + 1] = size; }
+}
+
+// A grid-wide barrier by counting: it only completes when every block is resident at once,
+// which a cooperative launch guarantees. Each block then records how many arrived.
+extern "C" __global__ void grid_barrier(unsigned int* counter, unsigned int* seen) {
+    if (threadIdx.x == 0) {
+        atomicAdd(counter, 1u);
+        while (atomicAdd(counter, 0u) < gridDim.x) { }
+        seen[blockIdx.x] = atomicAdd(counter, 0u);
+    }
+}
+
+extern "C" __global__ void fill(unsigned int* out, unsigned int value, unsigned int n) {
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = value;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def features(cuda_core, device, tmp_path_factory):
+    """FEATURES for this device: nvcc's cubin where nvcc is installed, else NVRTC's."""
+    nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if Path("/usr/local/cuda/bin/nvcc").exists() else None)
+    if nvcc is not None:
+        work = tmp_path_factory.mktemp("features")
+        (work / "features.cu").write_text(FEATURES)
+        subprocess.run([nvcc, "-cubin", f"-arch=sm_{device.arch}", "-o", work / "features.cubin",
+                        work / "features.cu"], check=True, capture_output=True)
+        return cuda_core.ObjectCode.from_cubin((work / "features.cubin").read_bytes())
+    options = cuda_core.ProgramOptions(arch=f"sm_{device.arch}")
+    return cuda_core.Program(FEATURES, code_type="c++", options=options).compile("cubin")
+
+
+def zeroed(device, stream, nbytes: int):
+    import cuda.core
+    buffer = device.allocate(nbytes, stream=stream)
+    pinned = cuda.core.LegacyPinnedMemoryResource().allocate(nbytes)
+    np.from_dlpack(pinned)[:] = 0
+    buffer.copy_from(pinned, stream=stream)
+    stream.sync()
+    return buffer
+
+
+def test_cluster_launch_groups_blocks(cuda_core, device, features) -> None:
+    """grid counts clusters: grid=(4, 2) clusters of (2, 1) blocks is 16 blocks, ranked 0, 1 in each cluster."""
+    if device.compute_capability < (9, 0):
+        pytest.skip("thread block clusters need compute capability 9.0")
+    stream = device.create_stream()
+    out = zeroed(device, stream, 16 * 2 * 4)
+    config = cuda_core.LaunchConfig(grid=(4, 2), cluster=(2, 1), block=32)
+    cuda_core.launch(stream, config, features.get_kernel("cluster_ids"), out)
+    ids = to_host(out, stream, np.uint32, 32).reshape(16, 2)
+    assert ids[:, 1].tolist() == [2] * 16
+    assert ids[:, 0].tolist() == [0, 1] * 8
+    plain = zeroed(device, stream, 8 * 2 * 4)
+    cuda_core.launch(stream, cuda_core.LaunchConfig(grid=8, block=32), features.get_kernel("cluster_ids"), plain)
+    assert to_host(plain, stream, np.uint32, 16).reshape(8, 2).tolist() == [[0, 1]] * 8
+
+
+def test_cooperative_launch(cuda_core, device, features) -> None:
+    if not device.properties.cooperative_launch:
+        pytest.skip("this device has no cooperative launches")
+    kernel = features.get_kernel("grid_barrier")
+    stream = device.create_stream()
+    blocks = device.properties.multiprocessor_count
+    counter, seen = zeroed(device, stream, 4), zeroed(device, stream, blocks * 4)
+    config = cuda_core.LaunchConfig(grid=blocks, block=64, is_cooperative=True)
+    assert config.is_cooperative
+    cuda_core.launch(stream, config, kernel, counter, seen)
+    assert to_host(seen, stream, np.uint32, blocks).tolist() == [blocks] * blocks
+    too_many = cuda_core.LaunchConfig(grid=device.properties.max_grid_dim_x // 128 + 1, block=128, is_cooperative=True)
+    with pytest.raises(ValueError, match="cooperative launch needs all its blocks resident at once"):
+        cuda_core.launch(stream, too_many, kernel, counter, seen)
+
+
+@pytest.mark.parametrize("how", ["legacy", "per_thread", "subclass", "pdl"])
+def test_launch_paths(cuda_core, device, features, how) -> None:
+    """The default streams, a Stream subclass, and programmatic dependent launch (cuLaunchKernelEx)."""
+    from cuda.core._stream import LEGACY_DEFAULT_STREAM, PER_THREAD_DEFAULT_STREAM
+
+    class MyStream(cuda_core.Stream):
+        pass
+
+    stream = {"legacy": LEGACY_DEFAULT_STREAM, "per_thread": PER_THREAD_DEFAULT_STREAM,
+              "subclass": MyStream._init(options={"nonblocking": True}, device_id=0),
+              "pdl": device.create_stream()}[how]
+    n = 1000
+    out = zeroed(device, stream, n * 4)
+    config = cuda_core.LaunchConfig(grid=(n + 127) // 128, block=128, programmatic_stream_serialization=how == "pdl")
+    for value in (7, 9):
+        cuda_core.launch(stream, config, features.get_kernel("fill"), out, np.uint32(value), np.uint32(n))
+    assert to_host(out, stream, np.uint32, n).tolist() == [9] * n

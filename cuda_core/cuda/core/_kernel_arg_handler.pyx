@@ -1,4 +1,4 @@
-"""Kernel arguments packed in C for cuLaunchKernel.
+"""Kernel arguments packed in C for cuLaunchKernel (launch() and ParamHolder).
 
 Each argument's type is classified once (cached per type) and its value copied into a
 small buffer on launch()'s stack; cuLaunchKernel then gets an array of pointers into
@@ -10,7 +10,7 @@ from cpython.complex cimport PyComplex_ImagAsDouble, PyComplex_RealAsDouble
 from cpython.float cimport PyFloat_AsDouble
 from cpython.long cimport PyLong_AsLongLong
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from libc.stdint cimport int64_t, uint8_t
+from libc.stdint cimport int64_t, intptr_t, uint8_t
 from libc.string cimport memcpy
 
 cimport cuda.bindings.cydriver as cydriver
@@ -60,12 +60,16 @@ cdef bint _is_numpy_scalar_type(type arg_type) except -1:
     numpy = sys.modules.get("numpy")  # a numpy scalar means numpy is imported already
     if numpy is None or not issubclass(arg_type, numpy.generic):
         return False
-    return numpy.dtype(arg_type).kind in "biufc"
+    dtype = numpy.dtype(arg_type)
+    # long double has no device counterpart of its host size: refused, as NVIDIA's cuda.core does.
+    return dtype.kind in "biu" or (dtype.kind == "f" and dtype.itemsize <= 8) or \
+        (dtype.kind == "c" and dtype.itemsize <= 16)
 
 
 cdef bint _is_ctypes_scalar_type(type arg_type) except -1:
     import ctypes
-    return issubclass(arg_type, (ctypes._SimpleCData, ctypes._Pointer)) and arg_type is not ctypes.py_object
+    return issubclass(arg_type, (ctypes._SimpleCData, ctypes._Pointer)) and \
+        not issubclass(arg_type, (ctypes.py_object, ctypes.c_longdouble))
 
 
 cdef inline int _kind(object arg) except -1:
@@ -169,6 +173,36 @@ cdef size_t _copy_scalar_bytes(Py_ssize_t index, object arg, uint8_t* out) excep
     finally:
         PyBuffer_Release(&view)
     return size
+
+
+cdef class ParamHolder:
+    """Kernel arguments packed for the driver without a kernel at hand: ``ptr`` is the
+    address of the ``void*`` array (cuLaunchKernel's kernelParams), 0 for no arguments.
+    Each argument is packed as launch() packs it; the holder keeps the packed values
+    (and the arguments) alive as long as it lives."""
+
+    cdef void** _slots
+    cdef uint8_t* _values
+    cdef object kernel_args
+    cdef readonly intptr_t ptr
+
+    def __init__(self, kernel_args):
+        cdef Py_ssize_t index, count = len(kernel_args)
+        self.kernel_args = tuple(kernel_args)
+        if count == 0:
+            return
+        self._slots = <void**>PyMem_Malloc(count * sizeof(void*))
+        self._values = <uint8_t*>PyMem_Malloc(count * SLOT_ALIGN)
+        if self._slots == NULL or self._values == NULL:
+            raise MemoryError()
+        for index in range(count):
+            self._slots[index] = self._values + index * SLOT_ALIGN
+            _pack_one(index, self.kernel_args[index], self._values + index * SLOT_ALIGN)
+        self.ptr = <intptr_t>self._slots
+
+    def __dealloc__(self):
+        PyMem_Free(self._slots)
+        PyMem_Free(self._values)
 
 
 def _packed_arguments(*kernel_args) -> list[bytes]:

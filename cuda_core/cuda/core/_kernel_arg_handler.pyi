@@ -1,0 +1,12 @@
+"""Type stub of cuda.core._kernel_arg_handler: kernel arguments packed for the driver."""
+
+from typing import Any, Sequence
+
+class ParamHolder:
+    """Packed kernel arguments; ``ptr`` is the address of their ``void*`` array (0 if none)."""
+    ptr: int
+
+    def __init__(self, kernel_args: Sequence[Any]) -> None: ...
+
+def _packed_arguments(*kernel_args: Any) -> list[bytes]:
+    """The bytes each argument is passed to a kernel as."""
