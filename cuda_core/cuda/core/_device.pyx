@@ -409,23 +409,6 @@ def _not_available(what: str, needs: str):
     return NotImplementedError(f"{what} needs {needs}, which this cuda.core does not have yet")
 
 
-class _DefaultStreamHandle:
-    """A stand-in that speaks ``__cuda_stream__`` for one of the driver's special streams."""
-
-    __slots__ = ("_address",)
-
-    def __init__(self, address: int) -> None:
-        self._address = address
-
-    def __cuda_stream__(self) -> tuple[int, int]:
-        return (0, self._address)
-
-
-def _per_thread_default_stream_requested() -> bool:
-    value = os.environ.get("CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM", "").strip().lower()
-    return value not in ("", "0", "false", "no", "off")
-
-
 class Device:
     """A CUDA device, and the entry point for what runs on it.
 
@@ -597,15 +580,9 @@ class Device:
     @property
     def default_stream(self):
         """The default stream: the legacy default stream, or the per-thread default stream when
-        the environment variable CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM is set (non-zero)."""
-        from cuda.core import _stream
-        per_thread = _per_thread_default_stream_requested()
-        stream = getattr(_stream, "PER_THREAD_DEFAULT_STREAM" if per_thread else "LEGACY_DEFAULT_STREAM", None)
-        if stream is not None:
-            return stream
-        # This cuda.core's _stream has no default-stream objects: wrap the driver's special handle.
-        address = cydriver.CU_STREAM_PER_THREAD if per_thread else cydriver.CU_STREAM_LEGACY
-        return _stream.as_stream(_DefaultStreamHandle(address), self._device_id)
+        the environment variable CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM is a non-zero integer."""
+        from cuda.core._stream import default_stream
+        return default_stream()
 
     def __int__(self) -> int:
         """The device ordinal."""

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import enum
 import sys
-from typing import Literal, Protocol, TypeAlias
+from typing import Literal, TypeAlias
 
 from cuda.core._context import DeviceResourcesType
+from cuda.core._stream import IsStreamType
 from cuda.core._utils.cuda_utils import driver
 
 __all__ = [
@@ -58,16 +59,6 @@ def _defined_in(module_name: str, name: str) -> object | None:
         return None
 
 
-class _IsStreamType(Protocol):
-    """An object that exposes a CUDA stream: ``__cuda_stream__()`` returns
-    ``(version, address)``, version 0 and the CUstream's address."""
-
-    def __cuda_stream__(self) -> tuple[int, int]: ...
-
-
-# Anything Device.create_stream() and stream arguments accept: re-exported from
-# cuda.core._stream (one definition for both names) where that module has it.
-IsStreamType = _defined_in("cuda.core._stream", "IsStreamType") or _IsStreamType
 
 # What Buffer.handle and device pointers may be: a CUdeviceptr, an int address, or None.
 # Re-exported from cuda.core._memory._buffer where that module has it.
