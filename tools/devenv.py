@@ -10,7 +10,7 @@ stamp file, written last, records a hash of the requirement files: a rerun with
 unchanged requirements returns at once, and an install that was interrupted is never
 trusted, since its stamp is missing.
 
-Usage: python tools/devenv.py cuNN [--force]      (one per requirements/cuNN.txt)
+Usage: python tools/devenv.py cuNN [--force] [--print-python]      (one per requirements/cuNN.txt)
 """
 
 from __future__ import annotations
@@ -103,8 +103,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("flavor", choices=MAJORS, help="which CUDA major the environment is for")
     parser.add_argument("--force", action="store_true", help="recreate even when up to date")
+    parser.add_argument("--print-python", action="store_true", help="print the environment's python when ready")
     args = parser.parse_args(argv)
-    ensure(args.flavor, force=args.force)
+    python = ensure(args.flavor, force=args.force)
+    if args.print_python:
+        print(python)
     return 0
 
 
