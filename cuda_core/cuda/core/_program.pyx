@@ -275,7 +275,8 @@ def _macro(item) -> str:
 
 def _macros(flag: str, value) -> list:
     """define_macro: 'NAME', ('NAME', 'VALUE'), or a list (or tuple) of those."""
-    if isinstance(value, str) or (isinstance(value, tuple) and all(isinstance(part, str) for part in value)):
+    if isinstance(value, str) or (isinstance(value, tuple) and not any(isinstance(part, (tuple, list))
+                                                                      for part in value)):
         items = [value]  # one name, or one (name, value) pair
     elif isinstance(value, (list, tuple)):
         items = value
@@ -876,6 +877,12 @@ def _ptx_linker(bytes ptx, options):
 _SUPPORTED_CODE_TYPES = ("c++", "ptx", "nvvm")
 _TARGETS = {"NVRTC": ("ptx", "cubin", "ltoir"), "NVVM": ("ptx", "ltoir")}
 _LINKER_TARGETS = ("cubin", "ptx")
+# code type -> the Python types its code may have, and the error's wording.
+_CODE_CLASSES = {
+    "c++": (str, "CUDA C++ code must be a str"),
+    "ptx": (str, "PTX code must be a str"),
+    "nvvm": ((str, bytes, bytearray), "NVVM IR code must be provided as str, bytes, or bytearray"),
+}
 
 
 cdef class Program:
@@ -895,6 +902,9 @@ cdef class Program:
         kind = str(code_type).lower()
         if kind not in _SUPPORTED_CODE_TYPES:
             raise RuntimeError(f"Unsupported code_type='{kind}' (supported_code_types={_SUPPORTED_CODE_TYPES})")
+        classes, what = _CODE_CLASSES[kind]
+        if not isinstance(code, classes):
+            raise TypeError(f"{what}, got {type(code).__name__}")
         options = _program_options(options)
         self._options = options
         self._code = code
@@ -909,8 +919,6 @@ cdef class Program:
             self._init_nvvm(code, options)
 
     cdef int _init_nvrtc(self, code, options) except -1:
-        if not isinstance(code, str):
-            raise TypeError(f"CUDA C++ code must be a str, got {type(code).__name__}")
         if options.extra_sources is not None:
             raise ValueError("extra_sources is not supported by the NVRTC backend (C++ code_type): it adds NVVM IR "
                              "modules, for code_type='nvvm'; #include the other sources instead")
@@ -935,8 +943,6 @@ cdef class Program:
         return 0
 
     cdef int _init_linker(self, code, options) except -1:
-        if not isinstance(code, str):
-            raise TypeError(f"PTX code must be a str, got {type(code).__name__}")
         if options.extra_sources is not None:
             raise ValueError("extra_sources is not supported by the PTX backend (it adds NVVM IR modules, for "
                              "code_type='nvvm')")
@@ -947,8 +953,6 @@ cdef class Program:
         return 0
 
     cdef int _init_nvvm(self, code, options) except -1:
-        if not isinstance(code, (str, bytes, bytearray)):
-            raise TypeError(f"NVVM IR code must be provided as str, bytes, or bytearray, got {type(code).__name__}")
         nvvm = _get_nvvm_module()
         handle = nvvm.create_program()
         try:
