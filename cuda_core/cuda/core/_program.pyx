@@ -779,8 +779,7 @@ cdef class _DriverPtxLinker:
         settings = [(cydriver.CU_JIT_INFO_LOG_BUFFER, <size_t>self._info_log),
                     (cydriver.CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, _LOG_SIZE),
                     (cydriver.CU_JIT_ERROR_LOG_BUFFER, <size_t>self._error_log),
-                    (cydriver.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, _LOG_SIZE),
-                    (cydriver.CU_JIT_LOG_VERBOSE, 1)]
+                    (cydriver.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, _LOG_SIZE)]
         match = _ARCH_DIGITS.fullmatch(str(options.arch)) if options.arch is not None else None
         if match is not None:
             base = {"": 0, "a": 0x10000, "f": 0x20000}[match.group(2)]  # CU_COMPUTE_{ACCELERATED,FAMILY}_TARGET_BASE
