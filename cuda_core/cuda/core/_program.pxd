@@ -17,6 +17,7 @@ cdef class Program:
     cdef bint _compiled
     cdef bint _closed
     cdef object _pch_status
+    cdef object __weakref__
 
     cdef int _init_nvrtc(self, code, options) except -1
     cdef int _init_linker(self, code, options) except -1
