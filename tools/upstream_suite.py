@@ -8,7 +8,7 @@ counts. The two sides:
   ours    --ours-python with --ours-path entries (our install dir, the site dir of the
           matching cuda-bindings) first on PYTHONPATH;
   nvidia  --nvidia-python, whose environment has NVIDIA's cuda.core; PYTHONPATH holds none
-          of ours.
+          of ours, only --nvidia-path entries if given (e.g. cuda-bindings 12.x for CUDA 12).
 
 Both get ``cuda_python_test_helpers`` and this runner's plugin directory on PYTHONPATH.
 
@@ -360,7 +360,9 @@ def run(args) -> dict:
         paths = [str(Path(entry).resolve()) for group in args.ours_path for entry in group.split(os.pathsep) if entry]
         sides.append(Side("ours", args.ours_python, paths, []))
     if args.nvidia_python:
-        sides.append(Side("nvidia", args.nvidia_python, [], ["_upstream_suite_placeholders"]))
+        paths = [str(Path(entry).resolve()) for group in args.nvidia_path for entry in group.split(os.pathsep)
+                 if entry]
+        sides.append(Side("nvidia", args.nvidia_python, paths, ["_upstream_suite_placeholders"]))
     if not sides:
         raise SystemExit("nothing to run: give --ours-python and/or --nvidia-python")
     with tempfile.TemporaryDirectory(prefix="upstream_suite_") as temp:
@@ -468,6 +470,9 @@ def parse_args(argv: list[str] | None = None):
     parser.add_argument("--ours-path", action="append", default=[], metavar="DIR",
                         help="PYTHONPATH entries of our side (repeat, or join with the path separator)")
     parser.add_argument("--nvidia-python", help="a python whose environment has NVIDIA's cuda.core")
+    parser.add_argument("--nvidia-path", action="append", default=[], metavar="DIR",
+                        help="PYTHONPATH entries of NVIDIA's side, e.g. a site dir with cuda-bindings 12.x to run "
+                             "NVIDIA's CUDA 12 build (its wheel picks the major of the cuda-bindings it finds)")
     parser.add_argument("--timeout", type=float, default=900, help="seconds per file and side (default 900)")
     parser.add_argument("--json", metavar="PATH", help="write every test id and outcome per side here")
     parser.add_argument("-k", help="pytest -k expression, passed to every run")
