@@ -168,7 +168,10 @@ cdef object _nvrtc_error(cynvrtc.nvrtcResult result, str description=None, str l
     if description is None:
         text = cynvrtc.nvrtcGetErrorString(result)
         description = text.decode() if text != NULL else ""
-    return NVRTCError(code, name, description, log)
+    try:
+        return NVRTCError(code, name, description, log)
+    except TypeError:  # an NVRTCError that takes one message, as NVIDIA's does
+        return NVRTCError(f"{code}: {name}: {description}\n{log}" if log else f"{code}: {name}: {description}")
 
 
 cdef int HANDLE_RETURN_NVRTC(cynvrtc.nvrtcResult result) except -1 nogil:
