@@ -1,177 +1,159 @@
-"""cuda.core Program and ProgramOptions: CUDA C++ compiled by NVRTC to PTX, cubin or LTO IR.
+"""cuda.core Program and ProgramOptions: device code compiled to PTX, cubin or LTO IR.
 
-libnvrtc is loaded by cuda-bindings on the first NVRTC call, so compiling needs no
-driver and no GPU, only a target architecture (ProgramOptions.arch).
+Three backends, chosen by the code type:
+  * "c++"  -> NVRTC (cynvrtc; libnvrtc loads on the first call, no driver needed);
+  * "nvvm" -> libNVVM through cuda.bindings.nvvm (found by cuda.pathfinder), when present;
+  * "ptx"  -> a linker: cuda.core's Linker when this build has one, else the driver's cuLink*.
+
+ProgramOptions turns its fields into each backend's flags from one table (_OPTIONS):
+a row names the field, how NVRTC spells it, and what libNVVM makes of it.
 """
 
+import collections.abc
+import enum
+import functools
+import importlib
 import os
 import re
-from dataclasses import dataclass, replace
+import sys
+import tempfile
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
 
 from libc.stdlib cimport free, malloc
 
+cimport cuda.bindings.cydriver as cydriver
 cimport cuda.bindings.cynvrtc as cynvrtc
-from cuda.core._utils.cuda_utils cimport ensure_driver
+from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, ensure_driver
 from cuda.core._module import ObjectCode
-from cuda.core._utils.cuda_utils import BUILD_MAJOR, DriverNotFoundError, NVRTCError
+from cuda.core._utils.cuda_utils import BUILD_MAJOR, CUDAError, DriverNotFoundError, NVRTCError, error_for_result
 
 __all__ = ['Program', 'ProgramOptions']
 
-_ARCH = re.compile(r"(sm|compute)_\d+[af]?")
-_STD = re.compile(r"c\+\+\d\d")
-_TARGETS = ("ptx", "cubin", "ltoir")
 
-# Options given as True/False and passed as --flag=true|false.
-_VALUED_SWITCHES = {
-    "relocatable_device_code": "--relocatable-device-code",
-    "ftz": "--ftz",
-    "prec_sqrt": "--prec-sqrt",
-    "prec_div": "--prec-div",
-    "fma": "--fmad",
-}
-# Options passed as a bare flag when True (False and None both leave them out).
-_FLAGS = {
-    "extensible_whole_program": "--extensible-whole-program",
-    "debug": "--device-debug",
-    "lineinfo": "--generate-line-info",
-    "use_fast_math": "--use_fast_math",
-    "extra_device_vectorization": "--extra-device-vectorization",
-    "link_time_optimization": "--dlink-time-opt",
-    "disable_warnings": "--disable-warnings",
-}
-# Options holding one string (a path for the path ones) or a list of them: --flag=value each.
-_STRING_LISTS = {
-    "undefine_macro": "--undefine-macro",
-    "include_path": "--include-path",
-    "pre_include": "--pre-include",
-    "ptxas_options": "--ptxas-options",
-}
-_PATH_OPTIONS = ("include_path", "pre_include")
-# Options holding one diagnostic number or a list of them: --flag=number each.
-_INT_LISTS = {
-    "diag_error": "--diag-error",
-    "diag_suppress": "--diag-suppress",
-    "diag_warn": "--diag-warn",
-}
+# ---------------------------------------------------------------------------------------------
+# The enumerations of cuda.core.typing (NVIDIA's module), or the same values here while this
+# build has no cuda.core.typing.
+try:
+    from cuda.core.typing import CompilerBackendType, ObjectCodeFormatType, PCHStatusType, SourceCodeType
+except ModuleNotFoundError as _missing:
+    if _missing.name != "cuda.core.typing":
+        raise
 
+    class _StrEnum(str, enum.Enum):
+        """A str enumeration that prints as its value (enum.StrEnum before Python 3.11)."""
 
-def _items(value, field: str, kinds: tuple, what: str) -> list:
-    """None -> []; one value or a list/tuple of them -> a list, each checked against ``kinds``."""
-    if value is None:
-        return []
-    items = list(value) if isinstance(value, (list, tuple)) else [value]
-    for item in items:
-        if not isinstance(item, kinds) or isinstance(item, bool) or item == "":
-            raise TypeError(f"ProgramOptions.{field} must be {what} or a list of them, got {value!r}")
-    return items
+        def __str__(self) -> str:
+            return self.value
+
+    class SourceCodeType(_StrEnum):
+        """The code types Program takes."""
+        CXX = "c++"
+        PTX = "ptx"
+        NVVM = "nvvm"
+
+    class ObjectCodeFormatType(_StrEnum):
+        """The formats of compiled or linked code."""
+        PTX = "ptx"
+        CUBIN = "cubin"
+        LTOIR = "ltoir"
+        FATBIN = "fatbin"
+        OBJECT = "object"
+        LIBRARY = "library"
+
+    class CompilerBackendType(_StrEnum):
+        """The library behind a Program (Program.backend)."""
+        NVRTC = "NVRTC"
+        NVVM = "NVVM"
+        NVJITLINK = "nvJitLink"
+        DRIVER = "driver"
+
+    class PCHStatusType(_StrEnum):
+        """What became of a requested precompiled header (Program.pch_status)."""
+        CREATED = "created"
+        NOT_ATTEMPTED = "not_attempted"
+        FAILED = "failed"
 
 
-def _is_macro_pair(item) -> bool:
-    return isinstance(item, tuple) and len(item) == 2 and all(isinstance(part, str) for part in item) and item[0] != ""
+def __getattr__(name: str):
+    # ProgramHandleT names cuda.bindings types: built on first use so that importing
+    # cuda.core does not import cuda.bindings.nvrtc.
+    if name == "ProgramHandleT":
+        from cuda.bindings import nvrtc
+        from cuda.bindings import driver
+        return nvrtc.nvrtcProgram | int | driver.CUlinkState
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _macros(value) -> list:
-    """define_macro as NAME or NAME=VALUE strings; a tuple of two strings is one (name, value) pair."""
-    if value is None:
-        return []
-    items = [value] if isinstance(value, str) or _is_macro_pair(value) else value
-    if not isinstance(items, (list, tuple)) or not all((isinstance(item, str) and item) or _is_macro_pair(item)
-                                                       for item in items):
-        raise TypeError("ProgramOptions.define_macro must be a name, a (name, value) tuple of str, or a list of "
-                        f"those, got {value!r}")
-    return [item if isinstance(item, str) else f"{item[0]}={item[1]}" for item in items]
+# ---------------------------------------------------------------------------------------------
+# Versions and optional imports. Module-level names, looked up at call time, so that tests can
+# replace them (NVIDIA's tests replace driver_version, binding_version, _optional_cuda_import).
+
+def _version_triple(text: str) -> tuple:
+    """'13.0.3' -> (13, 0, 3); a non-numeric tail of a part (rc1, b2, +local) is dropped."""
+    parts = []
+    for part in text.split("+")[0].split(".")[:3]:
+        digits = re.match(r"\d*", part).group()
+        parts.append(int(digits) if digits else 0)
+    return tuple(parts + [0] * (3 - len(parts)))
 
 
-@dataclass
-class ProgramOptions:
-    """How NVRTC compiles a Program. ``arch`` is the target ('sm_90' for a cubin, or
-    'compute_90' for PTX only); None means the current device's. Every other option left
-    at None is not passed, so NVRTC's default holds. ``define_macro`` takes 'NAME',
-    ('NAME', 'VALUE') or a list of those; the list options take one value or a list."""
+@functools.cache
+def binding_version() -> tuple:
+    """The installed cuda-bindings version as (major, minor, patch)."""
+    from cuda.bindings._version import __version__
+    return _version_triple(__version__)
 
-    name: str = "default_program"
-    arch: str | None = None
-    relocatable_device_code: bool | None = None
-    extensible_whole_program: bool | None = None
-    debug: bool | None = None
-    lineinfo: bool | None = None
-    device_code_optimize: bool | None = None
-    ptxas_options: str | list | tuple | None = None
-    max_register_count: int | None = None
-    ftz: bool | None = None
-    prec_sqrt: bool | None = None
-    prec_div: bool | None = None
-    fma: bool | None = None
-    use_fast_math: bool | None = None
-    extra_device_vectorization: bool | None = None
-    link_time_optimization: bool | None = None
-    define_macro: str | tuple | list | None = None
-    undefine_macro: str | list | tuple | None = None
-    include_path: str | os.PathLike | list | tuple | None = None
-    pre_include: str | os.PathLike | list | tuple | None = None
-    std: str | None = None
-    disable_warnings: bool | None = None
-    diag_error: int | list | tuple | None = None
-    diag_suppress: int | list | tuple | None = None
-    diag_warn: int | list | tuple | None = None
 
-    def __post_init__(self) -> None:
-        """Check every option once, here, so that a bad one fails where it was written."""
-        if not isinstance(self.name, str) or not self.name:
-            raise TypeError(f"ProgramOptions.name must be a non-empty str, got {self.name!r}")
-        if self.arch is not None:
-            if not isinstance(self.arch, str):
-                raise TypeError(f"ProgramOptions.arch must be a str such as 'sm_90', got {self.arch!r}")
-            if not _ARCH.fullmatch(self.arch):
-                raise ValueError(f"ProgramOptions.arch must be spelled like 'sm_90' or 'compute_90', got {self.arch!r}")
-        if self.std is not None and (not isinstance(self.std, str) or not _STD.fullmatch(self.std)):
-            raise ValueError(f"ProgramOptions.std must be spelled like 'c++17', got {self.std!r}")
-        for field in (*_VALUED_SWITCHES, *_FLAGS, "device_code_optimize"):
-            value = getattr(self, field)
-            if value is not None and not isinstance(value, bool):
-                raise TypeError(f"ProgramOptions.{field} must be True, False or None, got {value!r}")
-        count = self.max_register_count
-        if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count <= 0):
-            raise ValueError(f"ProgramOptions.max_register_count must be a positive int, got {count!r}")
-        _macros(self.define_macro)
-        for field in _STRING_LISTS:
-            self._strings(field)
-        for field in _INT_LISTS:
-            _items(getattr(self, field), field, (int,), "a diagnostic number (int)")
+@functools.cache
+def driver_version() -> tuple:
+    """The CUDA version the driver supports, as (major, minor, patch); DriverNotFoundError without one."""
+    ensure_driver()
+    cdef int version = 0
+    with nogil:
+        HANDLE_RETURN(cydriver.cuDriverGetVersion(&version))
+    return (version // 1000, (version % 1000) // 10, version % 10)
 
-    def _strings(self, field: str) -> list:
-        if field in _PATH_OPTIONS:
-            return [os.fspath(item) for item in _items(getattr(self, field), field, (str, os.PathLike), "a path")]
-        return _items(getattr(self, field), field, (str,), "a str")
 
-    def _nvrtc_flags(self) -> list:
-        flags = []
-        if self.arch is not None:
-            flags.append(f"--gpu-architecture={self.arch}")
-        if self.std is not None:
-            flags.append(f"--std={self.std}")
-        for field, flag in _VALUED_SWITCHES.items():
-            value = getattr(self, field)
-            if value is not None:
-                flags.append(f"{flag}={'true' if value else 'false'}")
-        flags += [flag for field, flag in _FLAGS.items() if getattr(self, field)]
-        if self.device_code_optimize is not None:
-            flags.append(f"--dopt={'on' if self.device_code_optimize else 'off'}")
-        if self.max_register_count is not None:
-            flags.append(f"--maxrregcount={self.max_register_count}")
-        flags += [f"--define-macro={macro}" for macro in _macros(self.define_macro)]
-        for field, flag in _STRING_LISTS.items():
-            flags += [f"{flag}={value}" for value in self._strings(field)]
-        for field, flag in _INT_LISTS.items():
-            flags += [f"{flag}={number}" for number in _items(getattr(self, field), field, (int,), "an int")]
-        return flags
+def _optional_cuda_import(fully_qualified_modname: str, probe_function=None):
+    """The module, or None when it (not one of its own imports) is missing or its library cannot
+    be loaded. ``probe_function(module)`` is called to load the library; a missing library
+    (cuda.pathfinder's DynamicLibNotFoundError) means None, any other error propagates."""
+    try:
+        module = importlib.import_module(fully_qualified_modname)
+    except ModuleNotFoundError as err:
+        if err.name != fully_qualified_modname:
+            raise  # a dependency of the module is missing: a real bug, not "unavailable"
+        return None
+    if probe_function is not None:
+        from cuda.pathfinder import DynamicLibNotFoundError
+        try:
+            probe_function(module)
+        except DynamicLibNotFoundError:
+            return None
+    return module
 
-    def as_bytes(self, backend: str = "nvrtc") -> list:
-        """The options as NVRTC command-line flags, e.g. [b'--gpu-architecture=sm_90', b'--std=c++17'].
-        An ``arch`` of None is left out here; Program.compile() puts in the current device's."""
-        if backend.lower() != "nvrtc":
-            raise ValueError(f"ProgramOptions.as_bytes() knows only the 'nvrtc' backend, got {backend!r}")
-        return [flag.encode() for flag in self._nvrtc_flags()]
+
+def _default_cache_dir() -> Path:
+    """The per-user cache directory of cuda-python: $XDG_CACHE_HOME/cuda-python, or ~/.cache/cuda-python."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "cuda-python"
+
+
+def _plain_cuda_error(message: str) -> Exception:
+    """A CUDAError carrying only a message (not a driver result)."""
+    error = CUDAError.__new__(CUDAError, message)
+    error.code, error.name, error.description = None, None, message
+    return error
+
+
+# ---------------------------------------------------------------------------------------------
+# NVRTC: loading, versions, errors.
+
+cdef bint _nvrtc_ready = False
+cdef int _nvrtc_major = 0
+cdef int _nvrtc_minor = 0
 
 
 cdef object _nvrtc_error(cynvrtc.nvrtcResult result, str description=None, str log=""):
@@ -186,7 +168,10 @@ cdef object _nvrtc_error(cynvrtc.nvrtcResult result, str description=None, str l
     if description is None:
         text = cynvrtc.nvrtcGetErrorString(result)
         description = text.decode() if text != NULL else ""
-    return NVRTCError(code, name, description, log)
+    try:
+        return NVRTCError(code, name, description, log)
+    except TypeError:  # an NVRTCError that takes one message, as NVIDIA's does
+        return NVRTCError(f"{code}: {name}: {description}\n{log}" if log else f"{code}: {name}: {description}")
 
 
 cdef int HANDLE_RETURN_NVRTC(cynvrtc.nvrtcResult result) except -1 nogil:
@@ -197,12 +182,9 @@ cdef int HANDLE_RETURN_NVRTC(cynvrtc.nvrtcResult result) except -1 nogil:
         raise _nvrtc_error(result)
 
 
-cdef bint _nvrtc_ready = False
-
-
 cdef int _ensure_nvrtc() except -1:
     """Load libnvrtc once, turning cuda-bindings' loader failure into one clear error."""
-    global _nvrtc_ready
+    global _nvrtc_ready, _nvrtc_major, _nvrtc_minor
     if _nvrtc_ready:
         return 0
     cdef int major = 0
@@ -215,25 +197,445 @@ cdef int _ensure_nvrtc() except -1:
         raise RuntimeError(f"NVRTC (libnvrtc) could not be loaded ({err}): install the CUDA {BUILD_MAJOR} NVRTC, "
                            f"e.g. pip install {wheel}") from err
     HANDLE_RETURN_NVRTC(result)
+    _nvrtc_major, _nvrtc_minor = major, minor
     _nvrtc_ready = True
     return 0
 
 
+def _nvrtc_version() -> tuple:
+    """(major, minor) of the libnvrtc loaded (loading it)."""
+    _ensure_nvrtc()
+    return (_nvrtc_major, _nvrtc_minor)
+
+
+def _can_load_generated_ptx() -> bool:
+    """Whether the driver can load PTX made by this NVRTC: PTX of a newer CUDA than the
+    driver's is refused (CUDA_ERROR_UNSUPPORTED_PTX_VERSION)."""
+    return tuple(driver_version()[:2]) >= _nvrtc_version()
+
+
+cdef object _warn_if_ptx_unloadable():
+    """After an NVRTC compile to PTX: warn when this driver cannot load the result. No driver
+    at all is not warned about (there is nothing to load the PTX into here)."""
+    try:
+        loadable = _can_load_generated_ptx()
+    except DriverNotFoundError:
+        return None
+    if not loadable:
+        warnings.warn(f"The CUDA driver version is older than the backend version: NVRTC {_nvrtc_version()} makes "
+                      f"PTX that the driver (CUDA {driver_version()[:2]}) cannot load. Compile to 'cubin', or "
+                      "upgrade the driver.", RuntimeWarning)
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# ProgramOptions -> flags. Each writer turns a (flag, value) into the backend's arguments;
+# it is called only for a value that is not None.
+
+def _text(value) -> str:
+    return os.fspath(value) if isinstance(value, os.PathLike) else str(value)
+
+
+def _switch(flag: str, value) -> list:
+    """--flag=true|false (NVRTC's spelling of an on/off option)."""
+    return [f"{flag}={'true' if value else 'false'}"]
+
+
+def _flag(flag: str, value) -> list:
+    """The bare flag when the value is true; nothing otherwise."""
+    return [flag] if value else []
+
+
+def _valued(flag: str, value) -> list:
+    """--flag=value."""
+    return [f"{flag}={_text(value)}"]
+
+
+def _strings(flag: str, value) -> list:
+    """One --flag=value per item: a str (or path) is one item, a list or tuple several."""
+    if isinstance(value, (str, os.PathLike)):
+        return [f"{flag}={_text(value)}"]
+    if isinstance(value, (list, tuple)):
+        return [f"{flag}={_text(item)}" for item in value]
+    return []
+
+
+def _numbers(flag: str, value) -> list:
+    """One --flag=N per diagnostic number: a list or tuple, or one number."""
+    items = value if isinstance(value, (list, tuple)) else [value]
+    return [f"{flag}={item}" for item in items]
+
+
+def _macro(item) -> str:
+    if isinstance(item, str):
+        return item
+    if isinstance(item, tuple) and len(item) == 2 and all(isinstance(part, str) for part in item):
+        return f"{item[0]}={item[1]}"
+    if isinstance(item, tuple):
+        raise RuntimeError(f"Expected define_macro tuple[str, str] (name, value), got {item!r}")
+    raise RuntimeError(f"Expected define_macro items to be str or tuple[str, str], got {item!r}")
+
+
+def _macros(flag: str, value) -> list:
+    """define_macro: 'NAME', ('NAME', 'VALUE'), or a list (or tuple) of those."""
+    if isinstance(value, str) or (isinstance(value, tuple) and not any(isinstance(part, (tuple, list))
+                                                                      for part in value)):
+        items = [value]  # one name, or one (name, value) pair
+    elif isinstance(value, (list, tuple)):
+        items = value
+    else:
+        raise RuntimeError(f"Expected define_macro as str, tuple[str, str] or a list of those, got {value!r}")
+    return [f"{flag}={_macro(item)}" for item in items]
+
+
+def _bundled_headers(flag: str, value) -> list:
+    return [f"{flag}={_bundled_headers_dir()}"] if value else []
+
+
+def _bundled_headers_dir() -> Path:
+    """Where NVRTC installs its bundled CUDA and CCCL headers (use_bundled_headers)."""
+    return _default_cache_dir() / "nvrtc-bundled-headers"
+
+
+def _nvvm_01(flag: str, value) -> list:
+    return [f"{flag}={1 if value else 0}"]
+
+
+def _nvvm_opt(flag: str, value) -> list:
+    return [f"{flag}={3 if value else 0}"]
+
+
+_UNSUPPORTED = "unsupported"  # libNVVM has no such option: setting it is an error there
+
+# field, NVRTC writer and flag, libNVVM writer and flag. A libNVVM writer of None means that
+# NVVM ignores the field (NVRTC-only extras, or a field handled elsewhere); _UNSUPPORTED that
+# setting it is an error for NVVM. name, arch, extra_sources and use_libdevice are not flags.
+_OPTIONS = (
+    ("relocatable_device_code", _switch, "--relocatable-device-code", _UNSUPPORTED, None),
+    ("extensible_whole_program", _flag, "--extensible-whole-program", _UNSUPPORTED, None),
+    ("debug", _flag, "--device-debug", _flag, "-g"),
+    ("lineinfo", _flag, "--generate-line-info", _UNSUPPORTED, None),
+    ("device_code_optimize", _flag, "--dopt=on", _nvvm_opt, "-opt"),
+    ("ptxas_options", _strings, "--ptxas-options", _UNSUPPORTED, None),
+    ("max_register_count", _valued, "--maxrregcount", _UNSUPPORTED, None),
+    ("ftz", _switch, "--ftz", _nvvm_01, "-ftz"),
+    ("prec_sqrt", _switch, "--prec-sqrt", _nvvm_01, "-prec-sqrt"),
+    ("prec_div", _switch, "--prec-div", _nvvm_01, "-prec-div"),
+    ("fma", _switch, "--fmad", _nvvm_01, "-fma"),
+    ("use_fast_math", _flag, "--use_fast_math", _UNSUPPORTED, None),
+    ("extra_device_vectorization", _flag, "--extra-device-vectorization", _UNSUPPORTED, None),
+    ("link_time_optimization", _flag, "--dlink-time-opt", None, None),
+    ("gen_opt_lto", _flag, "--gen-opt-lto", _UNSUPPORTED, None),
+    ("define_macro", _macros, "--define-macro", _UNSUPPORTED, None),
+    ("undefine_macro", _strings, "--undefine-macro", _UNSUPPORTED, None),
+    ("include_path", _strings, "--include-path", _UNSUPPORTED, None),
+    ("use_bundled_headers", _bundled_headers, "--use-bundled-headers", None, None),
+    ("pre_include", _strings, "--pre-include", _UNSUPPORTED, None),
+    ("no_source_include", _flag, "--no-source-include", _UNSUPPORTED, None),
+    ("std", _valued, "--std", _UNSUPPORTED, None),
+    ("builtin_move_forward", _switch, "--builtin-move-forward", _UNSUPPORTED, None),
+    ("builtin_initializer_list", _switch, "--builtin-initializer-list", _UNSUPPORTED, None),
+    ("disable_warnings", _flag, "--disable-warnings", _UNSUPPORTED, None),
+    ("restrict", _flag, "--restrict", _UNSUPPORTED, None),
+    ("device_as_default_execution_space", _flag, "--device-as-default-execution-space", _UNSUPPORTED, None),
+    ("device_int128", _flag, "--device-int128", _UNSUPPORTED, None),
+    ("optimization_info", _valued, "--optimization-info", _UNSUPPORTED, None),
+    ("no_display_error_number", _flag, "--no-display-error-number", _UNSUPPORTED, None),
+    ("diag_error", _numbers, "--diag-error", _UNSUPPORTED, None),
+    ("diag_suppress", _numbers, "--diag-suppress", _UNSUPPORTED, None),
+    ("diag_warn", _numbers, "--diag-warn", _UNSUPPORTED, None),
+    ("brief_diagnostics", _switch, "--brief-diagnostics", _UNSUPPORTED, None),
+    ("time", _valued, "--time", _UNSUPPORTED, None),
+    ("split_compile", _valued, "--split-compile", _UNSUPPORTED, None),
+    ("fdevice_syntax_only", _flag, "--fdevice-syntax-only", _UNSUPPORTED, None),
+    ("minimal", _flag, "--minimal", _UNSUPPORTED, None),
+    ("no_cache", _flag, "--no-cache", None, None),
+    ("fdevice_time_trace", _valued, "--fdevice-time-trace", None, None),
+    ("device_float128", _flag, "--device-float128", None, None),
+    ("frandom_seed", _valued, "--frandom-seed", None, None),
+    ("ofast_compile", _valued, "--Ofast-compile", None, None),
+    ("pch", _flag, "--pch", None, None),
+    ("create_pch", _valued, "--create-pch", None, None),
+    ("use_pch", _valued, "--use-pch", None, None),
+    ("pch_dir", _valued, "--pch-dir", None, None),
+    ("pch_verbose", _switch, "--pch-verbose", None, None),
+    ("pch_messages", _switch, "--pch-messages", None, None),
+    ("instantiate_templates_in_pch", _switch, "--instantiate-templates-in-pch", None, None),
+    ("numba_debug", _flag, "--numba-debug", _flag, "-numba-debug"),
+)
+
+_LTO_FLAG = "--dlink-time-opt"
+_DEFAULT_NAME = "default_program"
+
+
+def _is_set(writer, value) -> bool:
+    """Whether a field asks for something: a flag when true, any other option when not None."""
+    return bool(value) if writer is _flag else value is not None
+
+
+def _assert_single_dashed_nvvm_options(options: list) -> None:
+    """libNVVM takes only single-dashed options ('-g', never '--g'): a double dash here is a bug
+    in this module's table, reported by name instead of as libNVVM's bare INVALID_OPTION."""
+    for option in options:
+        if option.startswith("--"):
+            raise RuntimeError(f"Internal error in cuda.core: the NVVM option {option!r} has two dashes, but "
+                               f"libNVVM accepts only one ({option[1:]!r})")
+
+
+def _check_extra_sources(extra_sources) -> None:
+    """extra_sources must be a sequence of (name, source) pairs, each source non-empty
+    str, bytes or bytearray."""
+    if not isinstance(extra_sources, collections.abc.Sequence):
+        raise TypeError("extra_sources must be a sequence of 2-tuples ((name, source), ...), got "
+                        f"{type(extra_sources).__name__}")
+    for index, module in enumerate(extra_sources):
+        if not isinstance(module, tuple) or len(module) != 2:
+            raise TypeError(f"Each extra module must be a 2-tuple (name, source); index {index} is a "
+                            f"{type(module).__name__}")
+        name, source = module
+        if not isinstance(name, str):
+            raise TypeError(f"Module name at index {index} must be a string, got {type(name).__name__}")
+        if not isinstance(source, (str, bytes, bytearray)):
+            raise TypeError(f"Module source at index {index} must be str (LLVM IR text), bytes (LLVM IR text or "
+                            f"bitcode) or bytearray, got {type(source).__name__}")
+        if len(source) == 0:
+            raise ValueError(f"Module source for {name!r} (index {index}) cannot be empty")
+
+
 def _current_arch() -> str:
     """'sm_XY' of the current device, for a ProgramOptions.arch of None."""
-    try:
-        ensure_driver()
-    except DriverNotFoundError as err:
-        raise DriverNotFoundError("ProgramOptions.arch is None, which means the current device's architecture, "
-                                  "but no CUDA driver was found: give the target, e.g. ProgramOptions(arch='sm_90')"
-                                  ) from err
     from cuda.core._device import Device
-    return "sm_" + Device().arch
+    try:
+        return "sm_" + Device().arch
+    except DriverNotFoundError as err:
+        raise DriverNotFoundError("ProgramOptions.arch=None means the current device's architecture, but no CUDA "
+                                  "driver was found: give the target, e.g. ProgramOptions(arch='sm_90')") from err
 
+
+@dataclass
+class ProgramOptions:
+    """How a Program is compiled. Every field left at None is not passed to the compiler, so
+    the compiler's default holds; ``arch=None`` becomes the current device's ('sm_90' on an
+    H200) when the options are made, which needs a driver.
+
+    NVRTC ("c++") takes every field but ``extra_sources`` and ``use_libdevice``; libNVVM
+    ("nvvm") takes ``arch``, ``debug``, ``device_code_optimize``, ``ftz``, ``prec_sqrt``,
+    ``prec_div``, ``fma``, ``numba_debug``, ``extra_sources`` and ``use_libdevice``, ignores the
+    NVRTC-only extras and rejects the rest (CUDAError); for "ptx" the linker takes ``arch``,
+    ``max_register_count``, ``debug``, ``lineinfo``, ``time``, ``split_compile``,
+    ``ptxas_options``, ``link_time_optimization``, ``no_cache`` and the float options.
+
+    Values: on/off fields take a bool; ``define_macro`` takes 'NAME', ('NAME', 'VALUE') or a
+    list of those; ``ptxas_options``, ``undefine_macro``, ``include_path`` and ``pre_include``
+    one str or a list; ``diag_*`` one number or a list; ``extra_sources`` a sequence of
+    (name, LLVM IR text or bitcode) pairs.
+    """
+
+    name: str | None = _DEFAULT_NAME
+    arch: str | None = None
+    relocatable_device_code: bool | None = None
+    extensible_whole_program: bool | None = None
+    debug: bool | None = None
+    lineinfo: bool | None = None
+    device_code_optimize: bool | None = None
+    ptxas_options: str | list[str] | tuple[str] | None = None
+    max_register_count: int | None = None
+    ftz: bool | None = None
+    prec_sqrt: bool | None = None
+    prec_div: bool | None = None
+    fma: bool | None = None
+    use_fast_math: bool | None = None
+    extra_device_vectorization: bool | None = None
+    link_time_optimization: bool | None = None
+    gen_opt_lto: bool | None = None
+    define_macro: str | tuple[str, str] | list[str | tuple[str, str]] | tuple[str | tuple[str, str], ...] | None = None
+    undefine_macro: str | list[str] | tuple[str] | None = None
+    include_path: str | list[str] | tuple[str] | None = None
+    use_bundled_headers: bool | None = None
+    pre_include: str | list[str] | tuple[str] | None = None
+    no_source_include: bool | None = None
+    std: str | None = None
+    builtin_move_forward: bool | None = None
+    builtin_initializer_list: bool | None = None
+    disable_warnings: bool | None = None
+    restrict: bool | None = None
+    device_as_default_execution_space: bool | None = None
+    device_int128: bool | None = None
+    optimization_info: str | None = None
+    no_display_error_number: bool | None = None
+    diag_error: int | list[int] | tuple[int] | None = None
+    diag_suppress: int | list[int] | tuple[int] | None = None
+    diag_warn: int | list[int] | tuple[int] | None = None
+    brief_diagnostics: bool | None = None
+    time: str | None = None
+    split_compile: int | None = None
+    fdevice_syntax_only: bool | None = None
+    minimal: bool | None = None
+    no_cache: bool | None = None
+    fdevice_time_trace: str | None = None
+    device_float128: bool | None = None
+    frandom_seed: str | None = None
+    ofast_compile: str | None = None
+    pch: bool | None = None
+    create_pch: str | None = None
+    use_pch: str | None = None
+    pch_dir: str | None = None
+    pch_verbose: bool | None = None
+    pch_messages: bool | None = None
+    instantiate_templates_in_pch: bool | None = None
+    extra_sources: list[tuple[str, str | bytes | bytearray]] | tuple[tuple[str, str | bytes | bytearray], ...] | None = None
+    use_libdevice: bool | None = None
+    numba_debug: bool | None = None
+
+    def __post_init__(self) -> None:
+        """Fill in the defaults that depend on the machine and check what cannot wait for a compile."""
+        if self.name is None:
+            self.name = _DEFAULT_NAME
+        if self.arch is None:
+            self.arch = _current_arch()
+        if self.extra_sources is not None:
+            _check_extra_sources(self.extra_sources)
+        if self.use_bundled_headers and _nvrtc_version() < (13, 3):
+            major, minor = _nvrtc_version()
+            raise RuntimeError(f"use_bundled_headers needs NVRTC 13.3 or newer, but the NVRTC loaded is {major}.{minor}: "
+                               "upgrade NVRTC (the CUDA Toolkit or the nvidia-cuda-nvrtc wheel), or set "
+                               "use_bundled_headers=False and give include_path")
+
+    def _nvrtc_flags(self, target_type=None) -> list:
+        """The NVRTC arguments, in field order. For an 'ltoir' target LTO is implied; for 'ptx'
+        and 'cubin' it is left out (with it NVRTC would make only LTO IR, and no PTX or cubin)."""
+        flags = [] if self.arch is None else [f"-arch={self.arch}"]
+        for field, writer, flag, _, _ in _OPTIONS:
+            value = getattr(self, field)
+            if value is not None:
+                flags += writer(flag, value)
+        if target_type == "ltoir" and _LTO_FLAG not in flags:
+            flags.append(_LTO_FLAG)
+        elif target_type in ("ptx", "cubin") and _LTO_FLAG in flags:
+            flags.remove(_LTO_FLAG)
+        return flags
+
+    def _nvvm_flags(self, target_type=None) -> list:
+        """The libNVVM arguments; CUDAError naming every set field that libNVVM has no option for."""
+        unsupported = [field for field, writer, _, nvvm_writer, _ in _OPTIONS
+                       if nvvm_writer is _UNSUPPORTED and _is_set(writer, getattr(self, field))]
+        if unsupported:
+            raise _plain_cuda_error("The following options are not supported by NVVM backend: "
+                                    + ", ".join(unsupported))
+        flags = []
+        if self.arch is not None:
+            arch = str(self.arch)
+            flags.append("-arch=" + ("compute_" + arch[3:] if arch.startswith("sm_") else arch))
+        for field, _, _, nvvm_writer, nvvm_flag in _OPTIONS:
+            value = getattr(self, field)
+            if value is not None and nvvm_writer is not None and nvvm_writer is not _UNSUPPORTED:
+                flags += nvvm_writer(nvvm_flag, value)
+        if target_type == "ltoir":
+            flags.append("-gen-lto")
+        _assert_single_dashed_nvvm_options(flags)
+        return flags
+
+    def _prepare_nvrtc_options(self) -> list:
+        return [flag.encode() for flag in self._nvrtc_flags()]
+
+    def _prepare_nvvm_options(self, as_bytes: bool = True) -> list:
+        flags = self._nvvm_flags()
+        return [flag.encode() for flag in flags] if as_bytes else flags
+
+    def as_bytes(self, backend, target_type=None) -> list:
+        """The options as ``backend``'s arguments ('nvrtc' or 'nvvm'), as bytes, e.g.
+        ``[b'-arch=sm_90', b'--device-debug']``. With ``target_type`` they are the arguments
+        Program.compile() passes for that target (for NVVM, 'ltoir' adds -gen-lto)."""
+        key = str(backend).lower()
+        target = None if target_type is None else str(target_type).lower()
+        if key == "nvrtc":
+            return [flag.encode() for flag in self._nvrtc_flags(target)]
+        if key == "nvvm":
+            return [flag.encode() for flag in self._nvvm_flags(target)]
+        raise ValueError(f"Unknown backend '{backend}'. Must be one of: 'nvrtc', 'nvvm'")
+
+    def _prepare_extra_sources_bytes(self) -> list | None:
+        """extra_sources as (name, source) pairs of bytes, for libNVVM; None when there are none."""
+        if self.extra_sources is None:
+            return None
+        return [(name.encode(), source.encode() if isinstance(source, str) else bytes(source))
+                for name, source in self.extra_sources]
+
+    def __repr__(self) -> str:
+        fields = [("name", self.name), ("arch", self.arch)]
+        fields += [(field, getattr(self, field)) for field, *_ in _OPTIONS if getattr(self, field) is not None]
+        for field in ("extra_sources", "use_libdevice"):
+            if getattr(self, field) is not None:
+                fields.append((field, getattr(self, field)))
+        return "ProgramOptions(" + ", ".join(f"{field}={value!r}" for field, value in fields) + ")"
+
+
+def _program_options(options) -> ProgramOptions:
+    """ProgramOptions from None (the defaults), a dict of its fields, or itself."""
+    if options is None:
+        return ProgramOptions()
+    if isinstance(options, ProgramOptions):
+        return options
+    if isinstance(options, dict):
+        return ProgramOptions(**options)
+    raise TypeError("Program options must be a ProgramOptions or a dict of ProgramOptions fields, got "
+                    f"{options!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# NVVM.
+
+_nvvm_module = None
+_nvvm_import_attempted = False
+
+
+def _nvvm_unavailable() -> RuntimeError:
+    wheel = "nvidia-cuda-nvcc-cu12" if BUILD_MAJOR == 12 else "nvidia-nvvm"
+    return RuntimeError("NVVM is not available: cuda.bindings.nvvm could not be imported or could not load "
+                        f"libnvvm. Install libNVVM (pip install {wheel}, or a CUDA Toolkit found through CUDA_HOME) "
+                        "with cuda-bindings 12.9 or newer")
+
+
+def _get_nvvm_module():
+    """cuda.bindings.nvvm with libnvvm loaded, imported once; RuntimeError saying what to install
+    when it cannot be had."""
+    global _nvvm_module, _nvvm_import_attempted
+    if _nvvm_import_attempted:
+        if _nvvm_module is None:
+            raise _nvvm_unavailable()
+        return _nvvm_module
+    if binding_version() < (12, 9, 0):
+        raise RuntimeError(f"NVVM needs cuda-bindings 12.9.0 or newer, found {binding_version()}: "
+                           f'pip install -U "cuda-bindings=={BUILD_MAJOR}.*"')
+    module = _optional_cuda_import("cuda.bindings.nvvm", probe_function=lambda nvvm: nvvm.version())
+    _nvvm_import_attempted = True
+    _nvvm_module = module
+    if module is None:
+        raise _nvvm_unavailable()
+    return module
+
+
+def _find_libdevice_path():
+    """libdevice.10.bc (NVIDIA's math library as bitcode), found by cuda.pathfinder."""
+    import cuda.pathfinder
+    return cuda.pathfinder.find_bitcode_lib("device")
+
+
+def _nvvm_log(nvvm, handle) -> str:
+    size = nvvm.get_program_log_size(handle)
+    if size <= 1:
+        return ""
+    buffer = bytearray(size)
+    nvvm.get_program_log(handle, buffer)
+    return buffer[:size - 1].decode(errors="replace")
+
+
+# ---------------------------------------------------------------------------------------------
+# NVRTC program helpers.
 
 cdef list _name_list(object name_expressions):
     """The name expressions as distinct, non-empty str, in order."""
-    if not isinstance(name_expressions, (list, tuple)):
+    if isinstance(name_expressions, (str, bytes)) or not isinstance(name_expressions, collections.abc.Iterable):
         raise TypeError("name_expressions must be a list or tuple of str, e.g. ['scale<float>'], "
                         f"got {type(name_expressions).__name__}")
     names = []
@@ -261,9 +663,9 @@ cdef str _program_log(cynvrtc.nvrtcProgram handle):
     return buffer[:size - 1].decode(errors="replace")
 
 
-cdef bytes _output(cynvrtc.nvrtcProgram handle, str target_type):
+cdef bytes _nvrtc_output(cynvrtc.nvrtcProgram handle, str target_type):
     """The compiled PTX (without its terminating NUL), cubin or LTO IR."""
-    cdef int target = _TARGETS.index(target_type)  # 0 ptx, 1 cubin, 2 ltoir: no Python inside nogil
+    cdef int target = ("ptx", "cubin", "ltoir").index(target_type)  # no Python inside nogil
     cdef size_t size = 0
     with nogil:
         if target == 0:
@@ -293,131 +695,545 @@ cdef str _lowered_name(cynvrtc.nvrtcProgram handle, str name):
     return lowered.decode()  # owned by the program: copied out now
 
 
-cdef class Program:
-    """CUDA C++ source compiled by NVRTC: ``Program(code, "c++", options).compile("cubin")``
-    gives an ObjectCode. ``close()`` (or dropping the Program) destroys the NVRTC program."""
+cdef object _pch_status_of(cynvrtc.nvrtcResult status):
+    if status == cynvrtc.NVRTC_SUCCESS:
+        return PCHStatusType.CREATED
+    if status == cynvrtc.NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED:
+        return PCHStatusType.NOT_ATTEMPTED
+    return PCHStatusType.FAILED
 
-    cdef cynvrtc.nvrtcProgram _handle
-    cdef object _options
-    cdef list _added_names  # name expressions NVRTC was given so far
-    cdef bint _compiled
 
-    def __init__(self, code: str, code_type: str = "c++", options: ProgramOptions | None = None):
-        if self._handle != NULL:
-            raise RuntimeError("this Program is made already: create a new one")
-        # Cython checks the annotated types (code and code_type must be str).
-        if code_type.lower() != "c++":
-            raise NotImplementedError(f"code_type {code_type!r} is not supported: this cuda.core compiles "
-                                      "only 'c++' (with NVRTC)")
-        options = ProgramOptions() if options is None else options
-        if not isinstance(options, ProgramOptions):
-            raise TypeError(f"options must be a ProgramOptions or None, got {type(options).__name__}")
-        _ensure_nvrtc()
-        cdef bytes source = code.encode()
-        cdef bytes name = options.name.encode()
-        cdef const char* c_source = source
-        cdef const char* c_name = name
-        cdef cynvrtc.nvrtcProgram handle = NULL
+_KERNEL_NAME = re.compile(r"__global__\s[^(;{}]*?(\w+)\s*\(")
+
+
+def _caller_stem() -> str:
+    """The file name (without .py) of the Python code that made the Program."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame = sys._getframe(0)
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == package:
+        frame = frame.f_back
+    stem = Path(frame.f_code.co_filename).stem if frame is not None else ""
+    stem = re.sub(r"[^\w-]", "", stem)
+    return stem or "program"
+
+
+# ---------------------------------------------------------------------------------------------
+# PTX: linked to a cubin by cuda.core's Linker when this build has one, else by the driver.
+
+# The ProgramOptions a PTX program hands to the linker.
+_LINKER_FIELDS = ("name", "arch", "max_register_count", "time", "link_time_optimization", "debug", "lineinfo",
+                  "ftz", "prec_div", "prec_sqrt", "fma", "split_compile", "ptxas_options", "no_cache")
+# What the driver's linker cannot do at all, and what it does only for LTO IR (so not for PTX).
+_DRIVER_UNSUPPORTED = ("time", "split_compile", "ptxas_options")
+_DRIVER_LTO_ONLY = ("ftz", "prec_div", "prec_sqrt", "fma", "link_time_optimization")
+_ARCH_DIGITS = re.compile(r"(?:sm|compute)_(\d+)([af]?)")
+cdef enum:
+    _LOG_SIZE = 16384        # bytes of each cuLink log buffer
+    _MAX_JIT_OPTIONS = 12    # room for every cuLinkCreate option set below
+
+
+cdef class _DriverPtxLinker:
+    """PTX to cubin with the driver's cuLink* (the 'driver' backend of a "ptx" Program), for
+    builds without cuda.core's Linker. Needs a current context, like the driver's JIT."""
+
+    cdef cydriver.CUlinkState _state
+    cdef cydriver.CUjit_option _keys[_MAX_JIT_OPTIONS]
+    cdef void* _values[_MAX_JIT_OPTIONS]
+    cdef char* _info_log
+    cdef char* _error_log
+    cdef bytes _ptx
+    cdef str _name
+    cdef bytes _cubin
+
+    def __init__(self, bytes ptx, options):
+        for field in _DRIVER_UNSUPPORTED:
+            if getattr(options, field) is not None:
+                raise ValueError(f"ProgramOptions.{field} is not supported when the CUDA driver links the PTX "
+                                 "(cuLink*, used by this build): leave it at None")
+        for field in _DRIVER_LTO_ONLY:
+            if getattr(options, field) is not None:
+                warnings.warn(f"ProgramOptions.{field} is ignored when the CUDA driver links PTX: the driver's "
+                              "linker applies it only to LTO IR (a deprecated use)", DeprecationWarning)
+        ensure_driver()
+        self._ptx = ptx if ptx.endswith(b"\0") else ptx + b"\0"  # the driver reads PTX up to its NUL
+        self._name = options.name
+        self._info_log = <char*>malloc(_LOG_SIZE)
+        self._error_log = <char*>malloc(_LOG_SIZE)
+        if self._info_log == NULL or self._error_log == NULL:
+            raise MemoryError()
+        self._info_log[0] = 0
+        self._error_log[0] = 0
+        cdef unsigned int count = self._jit_options(options)
+        cdef cydriver.CUlinkState state = NULL
         with nogil:
-            HANDLE_RETURN_NVRTC(cynvrtc.nvrtcCreateProgram(&handle, c_source, c_name, 0, NULL, NULL))
-        self._handle = handle
-        self._options = options
-        self._added_names = []
+            HANDLE_RETURN(cydriver.cuLinkCreate(count, self._keys, self._values, &state))
+        self._state = state
+        cdef bytes name = self._name.encode()
+        cdef const char* c_name = name
+        cdef char* data = self._ptx
+        cdef size_t size = len(self._ptx)
+        cdef cydriver.CUresult result
+        with nogil:
+            result = cydriver.cuLinkAddData(state, cydriver.CU_JIT_INPUT_PTX, data, size, c_name, 0, NULL, NULL)
+        self._check(result)
 
-    cdef cynvrtc.nvrtcProgram _live_handle(self) except NULL:
-        if self._handle == NULL:
-            raise RuntimeError("this Program is closed")
-        return self._handle
+    cdef unsigned int _jit_options(self, options) except? 0:
+        """Fill the cuLinkCreate option arrays; return how many there are."""
+        settings = [(cydriver.CU_JIT_INFO_LOG_BUFFER, <size_t>self._info_log),
+                    (cydriver.CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, _LOG_SIZE),
+                    (cydriver.CU_JIT_ERROR_LOG_BUFFER, <size_t>self._error_log),
+                    (cydriver.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, _LOG_SIZE)]
+        match = _ARCH_DIGITS.fullmatch(str(options.arch)) if options.arch is not None else None
+        if match is not None:
+            base = {"": 0, "a": 0x10000, "f": 0x20000}[match.group(2)]  # CU_COMPUTE_{ACCELERATED,FAMILY}_TARGET_BASE
+            settings.append((cydriver.CU_JIT_TARGET, base + int(match.group(1))))
+        if options.max_register_count is not None:
+            settings.append((cydriver.CU_JIT_MAX_REGISTERS, int(options.max_register_count)))
+        if options.debug:
+            settings.append((cydriver.CU_JIT_GENERATE_DEBUG_INFO, 1))
+        if options.lineinfo:
+            settings.append((cydriver.CU_JIT_GENERATE_LINE_INFO, 1))
+        for index, (key, value) in enumerate(settings):
+            self._keys[index] = key
+            self._values[index] = <void*><size_t>value
+        return len(settings)
+
+    cdef int _check(self, cydriver.CUresult result) except -1:
+        """HANDLE_RETURN, with the linker's error log in the message."""
+        if result == cydriver.CUDA_SUCCESS:
+            return 0
+        error = error_for_result(<int>result)
+        log = self.get_error_log()
+        if log:
+            error.args = (f"{error.args[0]}\nlinker error log:\n{log}",)
+        raise error
+
+    @classmethod
+    def which_backend(cls):
+        return CompilerBackendType.DRIVER
 
     @property
-    def backend(self) -> str:
-        """The compiler behind this program: 'NVRTC'."""
-        return "NVRTC"
+    def is_closed(self) -> bool:
+        return self._state == NULL
 
     @property
     def handle(self):
-        """The nvrtcProgram of cuda.bindings.nvrtc."""
+        from cuda.bindings import driver
+        return driver.CUlinkState(<size_t>self._state)
+
+    def link(self, target_type: str) -> ObjectCode:
+        if target_type != "cubin":
+            raise ValueError(f"the CUDA driver links PTX only to a cubin, not to {target_type!r}")
+        if self._state == NULL:
+            raise RuntimeError("Program has been closed")
+        cdef void* cubin = NULL
+        cdef size_t size = 0
+        cdef cydriver.CUresult result
+        if self._cubin is None:
+            with nogil:
+                result = cydriver.cuLinkComplete(self._state, &cubin, &size)
+            self._check(result)
+            self._cubin = (<char*>cubin)[:size]  # owned by the link state: copied out now
+        return ObjectCode.from_cubin(self._cubin, name=self._name)
+
+    def get_info_log(self) -> str:
+        return "" if self._info_log == NULL else self._info_log.decode(errors="replace")
+
+    def get_error_log(self) -> str:
+        return "" if self._error_log == NULL else self._error_log.decode(errors="replace")
+
+    def close(self) -> None:
+        cdef cydriver.CUlinkState state = self._state
+        self._state = NULL
+        if state != NULL:
+            with nogil:
+                HANDLE_RETURN(cydriver.cuLinkDestroy(state))
+
+    def __dealloc__(self):
+        if self._state != NULL:
+            cydriver.cuLinkDestroy(self._state)  # errors ignored: the driver may be gone at exit
+            self._state = NULL
+        free(self._info_log)
+        free(self._error_log)
+        self._info_log = NULL
+        self._error_log = NULL
+
+
+def _ptx_linker(bytes ptx, options):
+    """(linker, backend) for a "ptx" Program: cuda.core's Linker when this build has one
+    (nvJitLink or the driver, as it decides), else the driver's cuLink*."""
+    try:
+        from cuda.core._linker import Linker, LinkerOptions
+    except ModuleNotFoundError as err:
+        if err.name != "cuda.core._linker":
+            raise
+        return _DriverPtxLinker(ptx, options), CompilerBackendType.DRIVER
+    linker_options = LinkerOptions(**{field: getattr(options, field) for field in _LINKER_FIELDS})
+    linker = Linker(ObjectCode.from_ptx(ptx, name=options.name), options=linker_options)
+    return linker, Linker.which_backend()
+
+
+# ---------------------------------------------------------------------------------------------
+# Program.
+
+_SUPPORTED_CODE_TYPES = ("c++", "ptx", "nvvm")
+_TARGETS = {"NVRTC": ("ptx", "cubin", "ltoir"), "NVVM": ("ptx", "ltoir")}
+_LINKER_TARGETS = ("cubin", "ptx")
+# code type -> the Python types its code may have, and the error's wording.
+_CODE_CLASSES = {
+    "c++": (str, "CUDA C++ code must be a str"),
+    "ptx": (str, "PTX code must be a str"),
+    "nvvm": ((str, bytes, bytearray), "NVVM IR code must be provided as str, bytes, or bytearray"),
+}
+
+
+cdef class Program:
+    """Device code and the compiler for it: ``Program(code, code_type, options).compile(target)``
+    gives an ObjectCode. ``code_type`` is "c++" (CUDA C++, compiled by NVRTC), "ptx" (linked to
+    a cubin) or "nvvm" (NVVM IR as text or bitcode, compiled by libNVVM). ``options`` is a
+    ProgramOptions, a dict of its fields, or None for the defaults. ``close()`` (or dropping
+    the Program) frees the compiler's program."""
+
+    # Attributes: see _program.pxd.
+
+    def __init__(self, code, code_type, options=None):
+        if self._backend is not None:
+            raise RuntimeError("this Program is made already: create a new one")
+        if not isinstance(code_type, str):
+            raise TypeError(f"code_type must be a str ('c++', 'ptx' or 'nvvm'), got {type(code_type).__name__}")
+        kind = str(code_type).lower()
+        if kind not in _SUPPORTED_CODE_TYPES:
+            raise RuntimeError(f"Unsupported code_type='{kind}' (supported_code_types={_SUPPORTED_CODE_TYPES})")
+        classes, what = _CODE_CLASSES[kind]
+        if not isinstance(code, classes):
+            raise TypeError(f"{what}, got {type(code).__name__}")
+        options = _program_options(options)
+        self._options = options
+        self._code = code
+        self._code_type = kind
+        self._name = options.name
+        self._added_names = []
+        if kind == "c++":
+            self._init_nvrtc(code, options)
+        elif kind == "ptx":
+            self._init_linker(code, options)
+        else:
+            self._init_nvvm(code, options)
+
+    cdef int _init_nvrtc(self, code, options) except -1:
+        if options.extra_sources is not None:
+            raise ValueError("extra_sources is not supported by the NVRTC backend (C++ code_type): it adds NVVM IR "
+                             "modules, for code_type='nvvm'; #include the other sources instead")
+        _ensure_nvrtc()
+        if (options.debug or options.lineinfo) and options.name == _DEFAULT_NAME:
+            self._debug_source = self._try_materialize_nvrtc_debug_source(code)
+            if self._debug_source is not None:
+                self._name = self._debug_source
+        cdef bytes source = code.encode()
+        cdef bytes name = self._name.encode()
+        cdef const char* c_source = source
+        cdef const char* c_name = name
+        cdef cynvrtc.nvrtcProgram handle = NULL
+        try:
+            with nogil:
+                HANDLE_RETURN_NVRTC(cynvrtc.nvrtcCreateProgram(&handle, c_source, c_name, 0, NULL, NULL))
+        except BaseException:
+            self._cleanup_debug_source()
+            raise
+        self._nvrtc = handle
+        self._backend = CompilerBackendType.NVRTC
+        return 0
+
+    cdef int _init_linker(self, code, options) except -1:
+        if options.extra_sources is not None:
+            raise ValueError("extra_sources is not supported by the PTX backend (it adds NVVM IR modules, for "
+                             "code_type='nvvm')")
+        if options.numba_debug:
+            warnings.warn("numba_debug is ignored for code_type='ptx': the PTX is handled by a linker, and the "
+                          "option exists only for the NVVM and NVRTC compilers", UserWarning)
+        self._linker, self._backend = _ptx_linker(code.encode(), options)
+        return 0
+
+    cdef int _init_nvvm(self, code, options) except -1:
+        nvvm = _get_nvvm_module()
+        handle = nvvm.create_program()
+        try:
+            source = code.encode() if isinstance(code, str) else bytes(code)
+            nvvm.add_module_to_program(handle, source, len(source), options.name)
+            for name, extra in options._prepare_extra_sources_bytes() or ():
+                nvvm.add_module_to_program(handle, extra, len(extra), name.decode())
+            if options.use_libdevice:
+                libdevice = Path(_find_libdevice_path()).read_bytes()
+                nvvm.lazy_add_module_to_program(handle, libdevice, len(libdevice), "libdevice")
+        except BaseException:
+            nvvm.destroy_program(handle)
+            raise
+        self._nvvm_handle = handle
+        self._backend = CompilerBackendType.NVVM
+        return 0
+
+    # -- the debug source: cuda-gdb shows the source of a file it can open ------------------
+
+    def _try_materialize_nvrtc_debug_source(self, code: str) -> str | None:
+        """Write ``code`` to a temporary ``{caller}_{kernel}_XXXXXXXX.cu`` and return its path,
+        which then names the program, so that debug and line info point at a real file
+        (caller: the Python file that made the Program; kernel: the first __global__
+        function). None when the file cannot be written: the program keeps its name."""
+        match = _KERNEL_NAME.search(code)
+        prefix = f"{_caller_stem()}_{match.group(1) if match else 'kernel'}_"
+        try:
+            with tempfile.NamedTemporaryFile("w", prefix=prefix, suffix=".cu", delete=False,
+                                             encoding="utf-8") as source:
+                source.write(code)
+        except OSError:
+            return None
+        return source.name
+
+    def _unlink_debug_source(self, path: str) -> None:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+    def _cleanup_debug_source(self):
+        path, self._debug_source = self._debug_source, None
+        if path is not None:
+            self._unlink_debug_source(path)
+
+    # -- properties ----------------------------------------------------------------------
+
+    @property
+    def is_closed(self) -> bool:
+        """Whether close() was called."""
+        return self._closed
+
+    @property
+    def backend(self):
+        """The compiler behind this program: CompilerBackendType.NVRTC ('NVRTC'), NVVM ('NVVM'),
+        or for PTX the linker's NVJITLINK ('nvJitLink') or DRIVER ('driver')."""
+        return self._backend
+
+    @property
+    def handle(self):
+        """The backend's program: a cuda.bindings.nvrtc.nvrtcProgram (NVRTC), the libNVVM program
+        as an int (NVVM), or the linker's handle (PTX). ``int(handle)`` is the address; 0 once closed."""
+        if self._linker is not None:
+            return self._linker.handle
+        if self._backend == CompilerBackendType.NVVM:
+            return 0 if self._nvvm_handle is None else self._nvvm_handle
         from cuda.bindings import nvrtc
-        return nvrtc.nvrtcProgram(<size_t>self._live_handle())
+        return nvrtc.nvrtcProgram(<size_t>self._nvrtc)
 
-    def compile(self, target_type: str, name_expressions: tuple | list = (), logs=None) -> ObjectCode:
-        """Compile to ``target_type`` ('ptx', 'cubin' or 'ltoir'). ``name_expressions``
-        (e.g. 'scale<float>') are instantiated and their lowered names recorded, so that
-        ``get_kernel()`` finds them. ``logs.write()`` gets NVRTC's log when it has one; a
-        failed compile raises NVRTCError carrying the log."""
-        cdef cynvrtc.nvrtcProgram handle = self._live_handle()
-        if target_type not in _TARGETS:
-            raise ValueError(f"target_type must be 'ptx', 'cubin' or 'ltoir', got {target_type!r}")
-        options = self._options
-        if options.arch is None:
-            options = replace(options, arch=_current_arch())
-        if target_type == "cubin" and options.arch.startswith("compute_"):
-            raise ValueError(f"a cubin needs a real architecture, not {options.arch!r}: use "
-                             f"arch='sm_{options.arch[8:]}', or compile to 'ptx'")
-        if target_type == "ltoir" and not options.link_time_optimization:
-            options = replace(options, link_time_optimization=True)
+    @property
+    def pch_status(self):
+        """What became of the precompiled header of the last compile (PCHStatusType: 'created',
+        'not_attempted', 'failed'); None when none was asked for (create_pch or pch), before
+        the first compile, for the NVVM and PTX backends, and for NVRTC older than 12.8."""
+        return self._pch_status
+
+    # -- compile -------------------------------------------------------------------------
+
+    def compile(self, target_type, name_expressions=(), logs=None, *, cache=None) -> ObjectCode:
+        """Compile to ``target_type``: 'ptx', 'cubin' or 'ltoir' (NVRTC); 'ptx' or 'ltoir' (NVVM);
+        'cubin' (PTX). ``name_expressions`` (NVRTC, e.g. 'scale<float>') are instantiated and
+        their lowered names recorded in the ObjectCode's symbol_mapping, so that get_kernel()
+        finds them; NVRTC takes new ones only before a program's first compile. ``logs.write()``
+        gets the compiler's log when it has one. A failed compile raises NVRTCError (NVRTC,
+        with the log), nvvmError (NVVM, with the log) or CUDAError (linker).
+
+        ``cache``, a cuda.core.utils.ProgramCacheResource, is asked first (by a key made of the
+        code, code type, options and target) and filled on a miss; a hit compiles nothing and
+        writes no log. It cannot be combined with name_expressions."""
+        if self._closed:
+            raise RuntimeError("Program has been closed")
+        target = self._target(target_type)
+        if cache is None:
+            return _program_compile_uncached(self, target, name_expressions, logs)
+        return self._compile_cached(target, name_expressions, logs, cache)
+
+    cdef str _target(self, target_type):
+        target = str(target_type).lower()
+        supported = _LINKER_TARGETS if self._linker is not None else _TARGETS[str(self._backend)]
+        if target not in supported:
+            raise ValueError(f'Unsupported target_type="{target}" for {self._backend} (supported: '
+                             f'{", ".join(supported)})')
+        if target == "cubin" and self._linker is None and str(self._options.arch).startswith("compute_"):
+            raise ValueError(f"a cubin needs a real architecture, not {self._options.arch!r}: use "
+                             f"arch='sm_{str(self._options.arch)[8:]}', or compile to 'ptx'")
+        return target
+
+    cdef object _compile_cached(self, str target, name_expressions, logs, cache):
+        try:
+            from cuda.core.utils import ProgramCacheResource, make_program_cache_key
+        except ImportError:
+            ProgramCacheResource = make_program_cache_key = None
+        if ProgramCacheResource is None or not isinstance(cache, ProgramCacheResource):
+            raise TypeError(f"cache must be a cuda.core.utils.ProgramCacheResource, got {type(cache).__name__}")
+        if len(name_expressions) > 0:
+            raise ValueError("name_expressions cannot be combined with cache=: the cache keeps only the compiled "
+                             "bytes, not the symbol_mapping that get_kernel() needs for them")
+        key = make_program_cache_key(code=self._code, code_type=self._code_type, options=self._options,
+                                     target_type=target)
+        data = cache.get(key)
+        if data is not None:
+            if self._backend == CompilerBackendType.NVRTC and target == "ptx":
+                _warn_if_ptx_unloadable()
+            return getattr(ObjectCode, f"from_{target}")(bytes(data), name=self._options.name)
+        result = _program_compile_uncached(self, target, name_expressions, logs)
+        cache[key] = result
+        return result
+
+    def _compile_uncached(self, target_type, name_expressions, logs):
+        if self._closed:
+            raise RuntimeError("Program has been closed")
+        if self._linker is not None:
+            return self._link(target_type, logs)
+        if self._backend == CompilerBackendType.NVVM:
+            return self._compile_nvvm(target_type, logs)
+        return self._compile_nvrtc(target_type, name_expressions, logs)
+
+    cdef object _compile_nvrtc(self, str target, name_expressions, logs):
         names = _name_list(name_expressions)
-        self._add_names(handle, names)
-        self._run_compiler(handle, options, logs)
-        code = _output(handle, target_type)
-        mapping = {name: _lowered_name(handle, name) for name in names}
-        return getattr(ObjectCode, f"from_{target_type}")(code, name=options.name, symbol_mapping=mapping)
+        self._add_names(names)
+        self._run_nvrtc(self._options._nvrtc_flags(target), logs)
+        code = _nvrtc_output(self._nvrtc, target)
+        mapping = {name: _lowered_name(self._nvrtc, name) for name in names}
+        if target == "ptx":
+            _warn_if_ptx_unloadable()
+        return getattr(ObjectCode, f"from_{target}")(code, name=self._name, symbol_mapping=mapping)
 
-    cdef int _add_names(self, cynvrtc.nvrtcProgram handle, list names) except -1:
+    cdef int _add_names(self, list names) except -1:
         new = [name for name in names if name not in self._added_names]
         if new and self._compiled:
-            raise ValueError(f"name expressions {new} come too late: NVRTC takes them only before a program's "
-                             "first compile; give them to a new Program")
+            raise _nvrtc_error(cynvrtc.NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION,
+                               f"name expressions {new} come too late: NVRTC takes them only before a program's "
+                               "first compile (the ones given then may be given again); use a new Program")
         cdef bytes expression
         cdef const char* c_expression
         for name in new:
             expression = name.encode()
             c_expression = expression
             with nogil:
-                HANDLE_RETURN_NVRTC(cynvrtc.nvrtcAddNameExpression(handle, c_expression))
+                HANDLE_RETURN_NVRTC(cynvrtc.nvrtcAddNameExpression(self._nvrtc, c_expression))
             self._added_names.append(name)
         return 0
 
-    cdef int _run_compiler(self, cynvrtc.nvrtcProgram handle, object options, object logs) except -1:
-        """nvrtcCompileProgram with the options' flags; its log goes to ``logs`` and, on failure,
-        into the NVRTCError raised."""
-        cdef list flags = options.as_bytes()
+    cdef int _run_nvrtc(self, list flags, logs) except -1:
+        """nvrtcCompileProgram with ``flags``; the log goes to ``logs`` and, on failure, into the
+        NVRTCError. A requested PCH that ran out of heap is retried once with the heap NVRTC asks for."""
+        options = self._options
+        pch_requested = bool(options.pch) or options.create_pch is not None
+        pch_known = pch_requested and _nvrtc_version() >= (12, 8)
+        cdef cynvrtc.nvrtcResult result
+        cdef cynvrtc.nvrtcResult status = cynvrtc.NVRTC_SUCCESS
+        cdef size_t required = 0
+        for attempt in range(2):
+            result = self._compile_once(flags)
+            log = _program_log(self._nvrtc)
+            if log and logs is not None:
+                logs.write(log)
+            if result != cynvrtc.NVRTC_SUCCESS:
+                raise _nvrtc_error(result, f"compiling program {options.name!r} for {options.arch} failed; "
+                                           "compilation log:", log)
+            self._compiled = True
+            if not pch_known:
+                break
+            status = cynvrtc.nvrtcGetPCHCreateStatus(self._nvrtc)
+            if status != cynvrtc.NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED or attempt == 1:
+                break
+            with nogil:
+                HANDLE_RETURN_NVRTC(cynvrtc.nvrtcGetPCHHeapSizeRequired(self._nvrtc, &required))
+                HANDLE_RETURN_NVRTC(cynvrtc.nvrtcSetPCHHeapSize(required))
+        self._pch_status = _pch_status_of(status) if pch_known else None
+        return 0
+
+    cdef cynvrtc.nvrtcResult _compile_once(self, list flags) except? cynvrtc.NVRTC_ERROR_INTERNAL_ERROR:
         cdef int count = len(flags)
+        cdef list encoded = [flag.encode() for flag in flags]  # keeps each string alive
         cdef const char** argv = <const char**>malloc((count + 1) * sizeof(const char*))
         cdef cynvrtc.nvrtcResult result
         if argv == NULL:
             raise MemoryError()
         try:
             for index in range(count):
-                argv[index] = <bytes>flags[index]  # ``flags`` keeps each string alive
+                argv[index] = <bytes>encoded[index]
             with nogil:
-                result = cynvrtc.nvrtcCompileProgram(handle, count, argv)
+                result = cynvrtc.nvrtcCompileProgram(self._nvrtc, count, argv)
         finally:
             free(argv)
-        log = _program_log(handle)
+        return result
+
+    cdef object _compile_nvvm(self, str target, logs):
+        nvvm = _get_nvvm_module()
+        flags = self._options._nvvm_flags(target)
+        handle = self._nvvm_handle
+        try:
+            nvvm.verify_program(handle, len(flags), flags)
+            nvvm.compile_program(handle, len(flags), flags)
+        except nvvm.nvvmError as error:
+            log = _nvvm_log(nvvm, handle)
+            if log:
+                if logs is not None:
+                    logs.write(log)
+                error.args = (f"{error.args[0]}\nNVVM program log: {log}",)
+            raise
+        log = _nvvm_log(nvvm, handle)
         if log and logs is not None:
             logs.write(log)
-        if result != cynvrtc.NVRTC_SUCCESS:
-            raise _nvrtc_error(result, f"compiling program {options.name!r} for {options.arch} failed; "
-                                       "NVRTC's log:", log)
-        self._compiled = True
-        return 0
+        size = nvvm.get_compiled_result_size(handle)
+        buffer = bytearray(size)
+        nvvm.get_compiled_result(handle, buffer)
+        code = bytes(buffer).rstrip(b"\0") if target == "ptx" else bytes(buffer)
+        return getattr(ObjectCode, f"from_{target}")(code, name=self._options.name)
+
+    cdef object _link(self, str target, logs):
+        result = self._linker.link(target)
+        if logs is not None:
+            log = self._linker.get_info_log()
+            if log:
+                logs.write(log)
+        return result
+
+    # -- lifetime ------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Destroy the NVRTC program; a second close does nothing."""
-        cdef cynvrtc.nvrtcProgram handle = self._handle
-        self._handle = NULL
-        if handle != NULL:
-            with nogil:
-                HANDLE_RETURN_NVRTC(cynvrtc.nvrtcDestroyProgram(&handle))
+        """Free the backend's program (and remove the temporary debug source); a second close
+        does nothing."""
+        self._closed = True
+        cdef cynvrtc.nvrtcProgram handle = self._nvrtc
+        self._nvrtc = NULL
+        try:
+            if handle != NULL:
+                with nogil:
+                    HANDLE_RETURN_NVRTC(cynvrtc.nvrtcDestroyProgram(&handle))
+            if self._nvvm_handle is not None:
+                nvvm_handle, self._nvvm_handle = self._nvvm_handle, None
+                _get_nvvm_module().destroy_program(nvvm_handle)
+            if self._linker is not None:
+                self._linker.close()
+        finally:
+            self._cleanup_debug_source()
 
     def __dealloc__(self):
-        # Errors are ignored: at interpreter exit NVRTC may be unloaded already.
-        cdef cynvrtc.nvrtcProgram handle = self._handle
-        self._handle = NULL
+        # Errors are ignored: at interpreter exit the libraries may be unloaded already.
+        cdef cynvrtc.nvrtcProgram handle = self._nvrtc
+        self._nvrtc = NULL
         if handle != NULL:
             cynvrtc.nvrtcDestroyProgram(&handle)
+        try:
+            if self._nvvm_handle is not None and _nvvm_module is not None:
+                _nvvm_module.destroy_program(self._nvvm_handle)
+            if self._debug_source is not None:
+                os.unlink(self._debug_source)
+        except Exception:
+            pass
 
     def __repr__(self) -> str:
-        name = self._options.name if self._options is not None else "?"
-        return f"<Program {name!r} ({'closed' if self._handle == NULL else 'NVRTC'})>"
+        # Exactly NVIDIA's form (tests match it whole); is_closed and the name are properties.
+        return f"<Program backend='{self._backend}'>"
+
+
+def _program_compile_uncached(program, target_type, name_expressions, logs):
+    """Compile ``program`` without a cache. A module-level function, not a method, so that
+    NVIDIA's tests can replace it to test Program.compile(cache=...) without a compiler."""
+    return program._compile_uncached(target_type, name_expressions, logs)
