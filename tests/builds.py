@@ -13,6 +13,7 @@ rebuild tests ask their ninja what it would do, the fault tests work on copies.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -22,6 +23,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -156,6 +158,18 @@ def compile_steps(output: str) -> set[str]:
             else:
                 steps.add("cpp:" + obj.removesuffix(".cpp.o"))
     return steps
+
+
+@contextlib.contextmanager
+def touched(path: Path) -> Iterator[None]:
+    """``path`` newer than every output built so far (now: Meson refuses mtimes in the future), its
+    content unchanged; its old mtime given back afterwards."""
+    before = path.stat()
+    os.utime(path)
+    try:
+        yield
+    finally:
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
 
 
 def file_hashes(paths: dict[str, Path]) -> dict[str, str]:

@@ -15,21 +15,10 @@ from typing import Iterator
 
 import pytest
 
-from builds import REPO_ROOT, SessionBuilds, Venv, compile_steps, cython_steps, dry_run, meson_configure, ninja
+from builds import (REPO_ROOT, SessionBuilds, Venv, compile_steps, cython_steps, dry_run, meson_configure, ninja,
+                    touched)
 
 CORE = "cuda_core/cuda/core"
-
-
-@contextlib.contextmanager
-def touched(path: Path) -> Iterator[None]:
-    """Make ``path`` newer than every output (now: Meson refuses mtimes in the future), then give it
-    back its old mtime."""
-    before = path.stat()
-    os.utime(path)
-    try:
-        yield
-    finally:
-        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
 
 
 @pytest.fixture(scope="module")

@@ -19,38 +19,31 @@ from typing import Iterator
 import pytest
 
 from builds import (MAJORS, SessionBuilds, Venv, build_info, extension_modules, file_hashes, meson_configure,
-                    meson_setup, ninja, run)
+                    meson_setup, ninja, run, touched)
 from cuda_core_build import facts
 
 
 @contextlib.contextmanager
-def build_dir_copy(builds: SessionBuilds, major: int, name: str) -> Iterator[Path]:
-    """A copy of the session's build dir of ``major`` beside it, removed afterwards."""
-    copy = builds.checkout / name
-    shutil.copytree(builds.build_dir(major), copy, symlinks=True)
+def build_dir_copy(builds: SessionBuilds, major: int) -> Iterator[Path]:
+    """A copy of the session's build dir of ``major``, free to break, at the original's path: Meson
+    records its build dir absolutely (its wrapped custom steps run there), so a copy elsewhere would
+    write into the original. The original waits renamed beside it and comes back afterwards."""
+    build_dir = builds.build_dir(major)
+    kept = build_dir.with_name(build_dir.name + "-kept")
+    build_dir.rename(kept)
     try:
-        yield copy
+        shutil.copytree(kept, build_dir, symlinks=True)
+        yield build_dir
     finally:
-        shutil.rmtree(copy)
-
-
-@contextlib.contextmanager
-def source_touched(path: Path) -> Iterator[None]:
-    """``path`` newer than every output built so far (its content unchanged), older than what is
-    built next; its mtime restored afterwards."""
-    before = path.stat()
-    os.utime(path)
-    try:
-        yield
-    finally:
-        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+        shutil.rmtree(build_dir, ignore_errors=True)
+        kept.rename(build_dir)
 
 
 def test_killed_build_then_rerun_matches_a_clean_build(builds: SessionBuilds) -> None:
     venv = builds.venvs[13]
     clean = file_hashes(builds.modules(13))
-    with build_dir_copy(builds, 13, "build-cu13-killed") as build_dir, \
-            source_touched(builds.checkout / "cuda_core/cuda/core/_event.pxd"):
+    with build_dir_copy(builds, 13) as build_dir, \
+            touched(builds.checkout / "cuda_core/cuda/core/_event.pxd"):
         # Kill ninja and its compilers as soon as the first C++ compile has started.
         process = subprocess.Popen([venv.bin / "ninja", "-C", build_dir, "-j2"], env=venv.env(), text=True,
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
@@ -67,9 +60,9 @@ def test_killed_build_then_rerun_matches_a_clean_build(builds: SessionBuilds) ->
 
 
 def test_two_majors_built_at_once_in_one_checkout(builds: SessionBuilds) -> None:
-    with build_dir_copy(builds, 12, "build-cu12-concurrent") as cu12, \
-            build_dir_copy(builds, 13, "build-cu13-concurrent") as cu13, \
-            source_touched(builds.checkout / "cuda_core/cuda/core/_device.pyx"):
+    with build_dir_copy(builds, 12) as cu12, \
+            build_dir_copy(builds, 13) as cu13, \
+            touched(builds.checkout / "cuda_core/cuda/core/_device.pyx"):
         dirs = {12: cu12, 13: cu13}
         running = {major: subprocess.Popen([builds.venvs[major].bin / "ninja", "-C", dirs[major]],
                                            env=builds.venvs[major].env(), text=True, stdout=subprocess.PIPE,
@@ -295,8 +288,8 @@ def test_cython_is_the_build_pythons_by_absolute_path(builds: SessionBuilds) -> 
 
 def test_a_build_from_a_shell_with_no_venv_uses_the_recorded_tools(builds: SessionBuilds) -> None:
     venv = builds.venvs[13]
-    with build_dir_copy(builds, 13, "build-cu13-no-venv") as build_dir, \
-            source_touched(builds.checkout / "cuda_core/cuda/core/_context.pyx"):
+    with build_dir_copy(builds, 13) as build_dir, \
+            touched(builds.checkout / "cuda_core/cuda/core/_context.pyx"):
         result = run([venv.bin / "ninja", "-C", build_dir], venv.env(activated=False), build_dir)
         assert "_context.pyx" in result.stdout
         assert file_hashes(extension_modules(venv, build_dir)) == file_hashes(builds.modules(13))

@@ -10,8 +10,6 @@ a row names the field, how NVRTC spells it, and what libNVVM makes of it.
 """
 
 import collections.abc
-import enum
-import functools
 import importlib
 import os
 import re
@@ -32,48 +30,8 @@ from cuda.core._utils.cuda_utils import BUILD_MAJOR, CUDAError, DriverNotFoundEr
 __all__ = ['Program', 'ProgramOptions']
 
 
-# ---------------------------------------------------------------------------------------------
-# The enumerations of cuda.core.typing (NVIDIA's module), or the same values here while this
-# build has no cuda.core.typing.
-try:
-    from cuda.core.typing import CompilerBackendType, ObjectCodeFormatType, PCHStatusType, SourceCodeType
-except ModuleNotFoundError as _missing:
-    if _missing.name != "cuda.core.typing":
-        raise
-
-    class _StrEnum(str, enum.Enum):
-        """A str enumeration that prints as its value (enum.StrEnum before Python 3.11)."""
-
-        def __str__(self) -> str:
-            return self.value
-
-    class SourceCodeType(_StrEnum):
-        """The code types Program takes."""
-        CXX = "c++"
-        PTX = "ptx"
-        NVVM = "nvvm"
-
-    class ObjectCodeFormatType(_StrEnum):
-        """The formats of compiled or linked code."""
-        PTX = "ptx"
-        CUBIN = "cubin"
-        LTOIR = "ltoir"
-        FATBIN = "fatbin"
-        OBJECT = "object"
-        LIBRARY = "library"
-
-    class CompilerBackendType(_StrEnum):
-        """The library behind a Program (Program.backend)."""
-        NVRTC = "NVRTC"
-        NVVM = "NVVM"
-        NVJITLINK = "nvJitLink"
-        DRIVER = "driver"
-
-    class PCHStatusType(_StrEnum):
-        """What became of a requested precompiled header (Program.pch_status)."""
-        CREATED = "created"
-        NOT_ATTEMPTED = "not_attempted"
-        FAILED = "failed"
+from cuda.core._utils.version import binding_version, driver_version
+from cuda.core.typing import CompilerBackendType, ObjectCodeFormatType, PCHStatusType, SourceCodeType
 
 
 def __getattr__(name: str):
@@ -87,34 +45,8 @@ def __getattr__(name: str):
 
 
 # ---------------------------------------------------------------------------------------------
-# Versions and optional imports. Module-level names, looked up at call time, so that tests can
-# replace them (NVIDIA's tests replace driver_version, binding_version, _optional_cuda_import).
-
-def _version_triple(text: str) -> tuple:
-    """'13.0.3' -> (13, 0, 3); a non-numeric tail of a part (rc1, b2, +local) is dropped."""
-    parts = []
-    for part in text.split("+")[0].split(".")[:3]:
-        digits = re.match(r"\d*", part).group()
-        parts.append(int(digits) if digits else 0)
-    return tuple(parts + [0] * (3 - len(parts)))
-
-
-@functools.cache
-def binding_version() -> tuple:
-    """The installed cuda-bindings version as (major, minor, patch)."""
-    from cuda.bindings._version import __version__
-    return _version_triple(__version__)
-
-
-@functools.cache
-def driver_version() -> tuple:
-    """The CUDA version the driver supports, as (major, minor, patch); DriverNotFoundError without one."""
-    ensure_driver()
-    cdef int version = 0
-    with nogil:
-        HANDLE_RETURN(cydriver.cuDriverGetVersion(&version))
-    return (version // 1000, (version % 1000) // 10, version % 10)
-
+# Optional imports. Module-level names (binding_version and driver_version above too), looked up
+# at call time, so that tests can replace them (NVIDIA's tests do).
 
 def _optional_cuda_import(fully_qualified_modname: str, probe_function=None):
     """The module, or None when it (not one of its own imports) is missing or its library cannot
