@@ -13,5 +13,5 @@ class GraphMemoryResource(MemoryResource):
     cuda.core does not have yet (NotImplementedError)."""
 
     def __init__(self, device_id: object) -> None:
-        raise NotImplementedError("GraphMemoryResource allocates inside CUDA graphs, which this cuda.core "
-                                  "does not support yet")
+        raise NotImplementedError("GraphMemoryResource (memory allocated inside CUDA graphs) is not supported yet "
+                                  "by this cuda.core, which has no CUDA graphs")

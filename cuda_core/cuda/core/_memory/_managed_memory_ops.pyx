@@ -155,6 +155,8 @@ def prefetch_batch(stream, buffers, locations) -> None:
     ``ManagedBuffer.prefetch``."""
     items = _batch_buffers(buffers, "prefetch_batch")
     targets = _batch_locations(locations, len(items), "prefetch_batch")
+    for item in items:
+        _require_managed(item)
     _run_batch(_PREFETCH, required_stream(stream), items, targets)
 
 
