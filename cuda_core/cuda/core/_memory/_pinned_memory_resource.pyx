@@ -47,6 +47,21 @@ cdef int _numa_node(object opts) except -2:
     return numa_id
 
 
+cdef int _require_host_pools() except -1:
+    """Pools of OS-placed host memory (CU_MEM_LOCATION_TYPE_HOST) came with CUDA 13 drivers; a
+    12.x driver refuses them with a bare CUDA_ERROR_INVALID_VALUE, so say what works instead."""
+    cdef int version = 0
+    ensure_driver()
+    with nogil:
+        HANDLE_RETURN(cydriver.cuDriverGetVersion(&version))
+    if version < 13000:
+        raise RuntimeError(f"a PinnedMemoryResource pool of OS-placed host memory needs a CUDA 13 driver; this "
+                           f"driver is CUDA {version // 1000}.{version % 1000 // 10}. Pass "
+                           f"PinnedMemoryResourceOptions(numa_id=N) for a pool on host NUMA node N, or use "
+                           f"LegacyPinnedMemoryResource.")
+    return 0
+
+
 cdef class PinnedMemoryResource(_MemPool):
     """Page-locked (pinned) host memory from a stream-ordered memory pool, reachable from the
     host and from every device.
@@ -67,6 +82,8 @@ cdef class PinnedMemoryResource(_MemPool):
         location.type = cydriver.CU_MEM_LOCATION_TYPE_HOST_NUMA if numa_id >= 0 else cydriver.CU_MEM_LOCATION_TYPE_HOST
         location.id = numa_id if numa_id >= 0 else 0
         self._numa_id = numa_id
+        if numa_id < 0 and (opts is not None or COMPAT_HAS_LOCATION_POOLS):
+            _require_host_pools()
         if opts is not None:
             pool_create(self, location.type, location.id, cydriver.CU_MEM_ALLOCATION_TYPE_PINNED,
                         bool(opts.ipc_enabled), checked_max_size(opts.max_size))
