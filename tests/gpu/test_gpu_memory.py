@@ -236,9 +236,9 @@ def test_a_closed_allocation_stream_still_frees(memory, device) -> None:
     assert resource.attributes.used_mem_current == 0
 
 
-def test_deallocation_stream_can_change(memory, device, stream) -> None:
+def test_deallocation_stream_can_change(memory, device) -> None:
     resource = memory.DeviceMemoryResource(device, memory.DeviceMemoryResourceOptions())
-    other = device.create_stream()
+    stream, other = device.create_stream(), device.create_stream()
     buffer = resource.allocate(KIB, stream=stream)
     with pytest.raises(TypeError, match="stream is required"):
         buffer.set_deallocation_stream(None)

@@ -156,7 +156,8 @@ def test_advice_round_trips(cuda_core, memory, device, external) -> None:
     numa = device_attribute("CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID")
     if numa >= 0:
         buffer.preferred_location = Host(numa_id=numa)
-        assert buffer.preferred_location in (Host(numa_id=numa), Host())
+        # The driver may keep the node, collapse it to the host, or report no single location.
+        assert buffer.preferred_location in (Host(numa_id=numa), Host(), None)
         buffer.preferred_location = None
 
 
