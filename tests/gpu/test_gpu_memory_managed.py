@@ -76,6 +76,16 @@ def external(memory, device):
     yield memory.ManagedBuffer.from_handle(owner.ptr, PAGE, owner=owner)
 
 
+def read_back(memory, buffer, stream) -> np.ndarray:
+    """A copy of a buffer's bytes, through pinned memory."""
+    pinned = memory.LegacyPinnedMemoryResource().allocate(buffer.size)
+    buffer.copy_to(pinned, stream=stream)
+    stream.sync()
+    data = np.frombuffer(memoryview(pinned), dtype=np.uint8).copy()
+    pinned.close()
+    return data
+
+
 def last_prefetch(buffer) -> int:
     from cuda.bindings import driver
     from cuda.core._memory._managed_buffer import _get_int_attr
@@ -92,12 +102,20 @@ def test_managed_pools(memory, managed_pool, device, stream) -> None:
     buffer = managed_pool.allocate(PAGE, stream=stream)
     assert isinstance(buffer, memory.ManagedBuffer) and buffer.memory_resource is managed_pool
     assert buffer.is_managed and buffer.__dlpack_device__() == (13, 0)
+    buffer.fill(9, stream=stream)
+    np.testing.assert_array_equal(read_back(memory, buffer, stream), np.full(PAGE, 9, dtype=np.uint8))
+    buffer.close()
+    # The host reads and writes a device-preferring pool's memory directly (as NVIDIA's
+    # memory_pool_resources example does).
+    own = memory.ManagedMemoryResource({"preferred_location": 0, "preferred_location_type": "device"})
+    buffer = own.allocate(PAGE, stream=stream)
     stream.sync()
     host = np.frombuffer(memoryview(buffer), dtype=np.uint8)
-    host[:] = 5  # the host writes managed memory directly
+    host[:] = 5
     buffer.fill(9, stream=stream)
     stream.sync()
     assert (host == 9).all()
+    del host
     buffer.close()
     cases = [(memory.ManagedMemoryResourceOptions(preferred_location=0), ("device", 0), 0),
              (memory.ManagedMemoryResourceOptions(preferred_location=0, preferred_location_type="device"), ("device", 0), 0),
