@@ -272,6 +272,20 @@ def test_the_buffer_protocol_reaches_host_memory(host_resource) -> None:
         explicit[0]
 
 
+def test_the_buffer_protocol_of_a_python_subclass(memory, host_resource) -> None:
+    # On Python 3.12+ a Python subclass's buffer slot calls __buffer__: it must not recurse.
+    array = np.arange(8, dtype=np.uint8)
+    host_resource.arrays[array.ctypes.data] = array
+    managed = memory.ManagedBuffer.from_handle(array.ctypes.data, 8, mr=host_resource)
+    assert bytes(memoryview(managed)) == bytes(range(8))
+    with memoryview(managed) as view:
+        view[0] = 42
+    assert array[0] == 42
+    managed.close()
+    with pytest.raises(RuntimeError, match="Buffer has been closed"):
+        memoryview(managed)
+
+
 @pytest.mark.parametrize("kind", ["versioned", "legacy"])
 def test_numpy_reads_the_bytes_through_dlpack(host_resource, kind: str) -> None:
     buffer = host_resource.allocate(256)

@@ -217,6 +217,27 @@ cdef int _refuse_copy_options(object options) except -1:
     return 0
 
 
+cdef int _fill_host_view(Buffer buffer, Py_buffer* view, int flags, object exporter) except -1:
+    cdef cydriver.CUdeviceptr ptr = buffer._live_ptr()
+    if not _is_host_accessible(buffer):
+        raise BufferError("this Buffer's memory is not host-accessible: copy it to host memory first")
+    PyBuffer_FillInfo(view, exporter, <void*><uintptr_t>ptr, <Py_ssize_t>buffer._size, 0, flags)
+    return 0
+
+
+@cython.final
+cdef class _HostBytes:
+    """The buffer-protocol exporter behind ``Buffer.__buffer__``: the Buffer's host bytes."""
+
+    cdef Buffer _buffer
+
+    def __getbuffer__(self, Py_buffer* view, int flags):
+        _fill_host_view(self._buffer, view, flags, self)
+
+    def __releasebuffer__(self, Py_buffer* view):
+        pass
+
+
 # ---------------------------------------------------------------------------------------------
 # Buffer
 
@@ -411,17 +432,18 @@ cdef class Buffer:
         return _dlpack_device(self)
 
     def __getbuffer__(self, Py_buffer* view, int flags):
-        cdef cydriver.CUdeviceptr ptr = self._live_ptr()
-        if not _is_host_accessible(self):
-            raise BufferError("this Buffer's memory is not host-accessible: copy it to host memory first")
-        PyBuffer_FillInfo(view, self, <void*><uintptr_t>ptr, <Py_ssize_t>self._size, 0, flags)
+        _fill_host_view(self, view, flags, self)
 
     def __releasebuffer__(self, Py_buffer* view):
         pass
 
     def __buffer__(self, int flags, /) -> memoryview:
         """A writable memoryview of host-accessible memory (the buffer protocol)."""
-        return memoryview(self)
+        # Through a separate exporter: a Python subclass (ManagedBuffer) gets its buffer slot
+        # from this method on Python 3.12+, so memoryview(self) here would call it again.
+        cdef _HostBytes exporter = _HostBytes.__new__(_HostBytes)
+        exporter._buffer = self
+        return memoryview(exporter)
 
     def __release_buffer__(self, buffer: memoryview, /) -> None:
         """Release a view made by ``__buffer__``."""
