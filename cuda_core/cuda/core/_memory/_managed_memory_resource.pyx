@@ -7,6 +7,7 @@ from dataclasses import dataclass
 cimport cuda.bindings.cydriver as cydriver
 
 from cuda.core._memory._memory_pool cimport _MemPool, device_ordinal, options_of, pool_create, pool_use
+from cuda.core._memory._memory_pool import current_host_numa_id
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device, ensure_driver
 
 from cuda.core._memory._managed_buffer import ManagedBuffer
@@ -67,8 +68,7 @@ def _resolve_preferred_location(opts) -> tuple:
                              f"(the host as a whole); got {location!r}")
         return ("host", 0)
     if location is None:
-        from cuda.core._device import Device
-        numa_id = Device().properties.host_numa_id
+        numa_id = current_host_numa_id()
         if numa_id < 0:
             raise RuntimeError("Cannot determine host NUMA ID for preferred_location_type='host_numa': the "
                                "current device reports no host NUMA node. Pass preferred_location=<NUMA node>.")

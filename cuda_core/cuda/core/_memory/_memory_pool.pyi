@@ -51,3 +51,6 @@ class _MemPool(MemoryResource):
     def is_mapped(self) -> bool: ...
     @property
     def uuid(self) -> uuid.UUID | None: ...
+
+def current_host_numa_id() -> int:
+    """The host NUMA node of the current device (-1: none)."""

@@ -104,6 +104,23 @@ cdef size_t checked_max_size(object max_size) except? 0:
     return max_size
 
 
+def current_host_numa_id() -> int:
+    """The host NUMA node of the current device (-1: none), as its properties report it."""
+    from cuda.core._device import Device
+    device = Device()
+    numa_id = getattr(device.properties, "host_numa_id", None)
+    if numa_id is None:  # a Device whose properties do not name it: ask the driver
+        numa_id = _device_attribute(cydriver.CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID, device.device_id)
+    return numa_id
+
+
+cdef int _device_attribute(cydriver.CUdevice_attribute attribute, int device) except? -1:
+    cdef int value = 0
+    with nogil:
+        HANDLE_RETURN(cydriver.cuDeviceGetAttribute(&value, attribute, device))
+    return value
+
+
 # ---------------------------------------------------------------------------------------------
 # Pool attributes
 

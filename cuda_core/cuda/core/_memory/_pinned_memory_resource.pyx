@@ -5,6 +5,7 @@ from dataclasses import dataclass
 cimport cuda.bindings.cydriver as cydriver
 
 from cuda.core._memory._memory_pool cimport _MemPool, checked_max_size, options_of, pool_create, pool_use
+from cuda.core._memory._memory_pool import current_host_numa_id
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, ensure_driver
 
 # COMPAT_HAS_LOCATION_POOLS, compat_mem_get_mem_pool: the current pool of a host location (13).
@@ -38,8 +39,7 @@ cdef int _numa_node(object opts) except -2:
         return numa_id
     if not opts.ipc_enabled:
         return -1
-    from cuda.core._device import Device
-    numa_id = Device().properties.host_numa_id
+    numa_id = current_host_numa_id()
     if numa_id < 0:
         raise RuntimeError("Cannot determine host NUMA ID for an IPC-enabled pinned memory pool: the system "
                            "reports no NUMA node for the current device (or no device is current). Pass "
