@@ -1,16 +1,31 @@
-"""Buffer and memory resources without a GPU: a user-written resource over numpy host memory,
-DLPack export read back by numpy, lifetime (freed exactly once), and the no-driver errors."""
+"""Memory without a GPU: the names and signatures of NVIDIA's cuda.core 1.2, Buffer over host
+memory from a user's MemoryResource (properties, close and collection, the buffer protocol,
+DLPack read back by numpy), the options and their validation, Host, and the errors that need
+no driver (or say there is none)."""
 
 from __future__ import annotations
 
 import ctypes
 import gc
+import inspect
+import pickle
+import sys
+import weakref
 
 import numpy as np
 import pytest
 
-PUBLIC_NAMES = ("Buffer", "DeviceMemoryResource", "LegacyPinnedMemoryResource", "ManagedBuffer",
-                "ManagedMemoryResource", "MemoryResource")
+MEMORY_NAMES = {"Buffer", "DeviceMemoryResource", "DeviceMemoryResourceOptions", "GraphMemoryResource",
+                "IPCAllocationHandle", "IPCBufferDescriptor", "LegacyPinnedMemoryResource", "ManagedBuffer",
+                "ManagedMemoryResource", "ManagedMemoryResourceOptions", "MemoryResource", "PinnedMemoryResource",
+                "PinnedMemoryResourceOptions", "VirtualMemoryResource", "VirtualMemoryResourceOptions"}
+
+
+def parameters(function) -> list[tuple[str, object, str]]:
+    """(name, default, kind) of each parameter, as NVIDIA's stubs declare them."""
+    empty = inspect.Parameter.empty
+    return [(p.name, "required" if p.default is empty else p.default, p.kind.name[:3])
+            for p in inspect.signature(function).parameters.values()]
 
 
 @pytest.fixture(scope="session")
@@ -19,26 +34,20 @@ def memory(cuda_core):
     return _memory
 
 
-@pytest.fixture
-def host_resource(memory):
-    """A fresh HostResource (defined over the real MemoryResource base)."""
-    return make_host_resource(memory)()
-
-
 def make_host_resource(memory):
     class HostResource(memory.MemoryResource):
-        """Host-only memory from numpy; counts every deallocate call."""
+        """Host-only memory from numpy; records every deallocate call."""
 
         def __init__(self) -> None:
             self.arrays: dict[int, np.ndarray] = {}
             self.deallocated: list[tuple[int, int, object]] = []
 
-        def allocate(self, size, stream=None):
+        def allocate(self, size, *, stream=None):
             array = np.zeros(size, dtype=np.uint8)
             self.arrays[array.ctypes.data] = array
             return memory.Buffer.from_handle(array.ctypes.data, size, mr=self)
 
-        def deallocate(self, ptr, size, stream=None) -> None:
+        def deallocate(self, ptr, size, *, stream=None) -> None:
             self.deallocated.append((ptr, size, stream))
             del self.arrays[ptr]
 
@@ -55,6 +64,11 @@ def make_host_resource(memory):
             return -1
 
     return HostResource
+
+
+@pytest.fixture
+def host_resource(memory):
+    return make_host_resource(memory)()
 
 
 def capsule_name_is(capsule, name: bytes) -> bool:
@@ -77,19 +91,140 @@ class LegacyOnly:
         return self.buffer.__dlpack_device__()
 
 
-def test_public_names_are_exported(cuda_core, memory) -> None:
-    for name in PUBLIC_NAMES:
-        assert getattr(cuda_core, name) is getattr(memory, name), name
-        assert name in cuda_core.__all__, name
-    from cuda.core._host import Host
-    assert cuda_core.Host is Host and "Host" in cuda_core.__all__
+# ---------------------------------------------------------------------------------------------
+# Names and signatures
+
+def test_memory_names_are_nvidias(cuda_core, memory) -> None:
+    star: dict = {}
+    exec("from cuda.core._memory import *", star)  # noqa: S102
+    assert {name for name in star if not name.startswith("__")} == MEMORY_NAMES
+    for name in MEMORY_NAMES:
+        assert getattr(cuda_core, name) is getattr(memory, name) and name in cuda_core.__all__, name
+    assert cuda_core.Host.__module__ == "cuda.core._host" and "Host" in cuda_core.__all__
+    import cuda.core.utils
+    assert {"prefetch_batch", "discard_batch", "discard_prefetch_batch"} <= set(cuda.core.utils.__all__)
+    from cuda.core._dlpack import DLDeviceType
+    assert [(t.name, int(t)) for t in DLDeviceType] == [("kDLCPU", 1), ("kDLCUDA", 2), ("kDLCUDAHost", 3),
+                                                         ("kDLCUDAManaged", 13)]
 
 
-def test_buffers_are_not_constructed_directly(memory) -> None:
-    for cls in (memory.Buffer, memory.ManagedBuffer):
-        with pytest.raises(RuntimeError, match=r"MemoryResource.allocate\(\) or Buffer.from_handle\(\)"):
-            cls()
+def test_buffer_signatures(memory) -> None:
+    Buffer = memory.Buffer
+    assert parameters(Buffer.from_handle) == [("ptr", "required", "POS"), ("size", "required", "POS"),
+                                              ("mr", None, "POS"), ("owner", None, "POS"), ("stream", None, "KEY")]
+    assert isinstance(inspect.getattr_static(Buffer, "from_handle"), staticmethod)
+    assert parameters(Buffer.close) == [("self", "required", "POS"), ("stream", None, "POS")]
+    assert parameters(Buffer.copy_to) == [("self", "required", "POS"), ("dst", None, "POS"),
+                                          ("stream", "required", "KEY"), ("options", None, "KEY")]
+    assert parameters(Buffer.copy_from) == [("self", "required", "POS"), ("src", "required", "POS"),
+                                            ("stream", "required", "KEY"), ("options", None, "KEY")]
+    assert parameters(Buffer.fill) == [("self", "required", "POS"), ("value", "required", "POS"),
+                                       ("stream", "required", "KEY")]
+    assert parameters(Buffer.set_deallocation_stream) == [("self", "required", "POS"), ("stream", "required", "POS")]
+    assert parameters(Buffer.__dlpack__) == [("self", "required", "POS"), ("stream", None, "KEY"),
+                                             ("max_version", None, "KEY"), ("dl_device", None, "KEY"),
+                                             ("copy", None, "KEY")]
+    assert parameters(Buffer.from_ipc_descriptor) == [("mr", "required", "POS"), ("ipc_descriptor", "required", "POS"),
+                                                      ("stream", "required", "KEY")]
+    members = {"handle", "size", "memory_resource", "device_id", "is_device_accessible", "is_host_accessible",
+               "is_managed", "is_mapped", "owner", "is_closed", "fill", "copy_to", "copy_from", "close",
+               "set_deallocation_stream", "from_handle", "from_ipc_descriptor", "ipc_descriptor", "__enter__",
+               "__exit__", "__buffer__", "__release_buffer__", "__dlpack__", "__dlpack_device__", "__reduce__"}
+    assert members <= set(dir(Buffer))
 
+
+def test_resource_signatures(memory) -> None:
+    for cls in (memory.MemoryResource, memory.DeviceMemoryResource, memory.PinnedMemoryResource,
+                memory.ManagedMemoryResource):
+        assert parameters(cls.allocate) == [("self", "required", "POS"), ("size", "required", "POS"),
+                                            ("stream", "required", "KEY")], cls
+        assert parameters(cls.deallocate) == [("self", "required", "POS"), ("ptr", "required", "POS"),
+                                              ("size", "required", "POS"), ("stream", "required", "KEY")], cls
+    legacy = memory.LegacyPinnedMemoryResource
+    assert parameters(legacy.allocate) == [("self", "required", "POS"), ("size", "required", "POS"),
+                                           ("stream", None, "KEY")]
+    pools = {"close", "is_closed", "attributes", "handle", "is_handle_owned", "is_ipc_enabled", "is_mapped", "uuid",
+             "allocation_handle", "from_allocation_handle", "from_registry", "register", "device_id",
+             "is_device_accessible", "is_host_accessible", "is_managed"}
+    assert pools | {"peer_accessible_by"} <= set(dir(memory.DeviceMemoryResource))
+    assert pools | {"numa_id"} <= set(dir(memory.PinnedMemoryResource))
+    assert {"preferred_location", "is_managed", "attributes", "close"} <= set(dir(memory.ManagedMemoryResource))
+    from cuda.core._memory._device_memory_resource import DMR_mempool_get_access
+    assert callable(DMR_mempool_get_access)
+
+
+def test_managed_signatures(memory) -> None:
+    from cuda.core import utils
+    ManagedBuffer = memory.ManagedBuffer
+    assert issubclass(ManagedBuffer, memory.Buffer)
+    assert parameters(ManagedBuffer.prefetch) == [("self", "required", "POS"), ("location", "required", "POS"),
+                                                  ("stream", "required", "KEY")]
+    assert parameters(ManagedBuffer.discard) == [("self", "required", "POS"), ("stream", "required", "KEY")]
+    assert parameters(ManagedBuffer.discard_prefetch) == parameters(ManagedBuffer.prefetch)
+    assert {"read_mostly", "preferred_location", "accessed_by"} <= set(dir(ManagedBuffer))
+    assert parameters(utils.prefetch_batch) == [("stream", "required", "POS"), ("buffers", "required", "POS"),
+                                                ("locations", "required", "POS")]
+    assert parameters(utils.discard_batch) == [("stream", "required", "POS"), ("buffers", "required", "POS")]
+    assert parameters(utils.discard_prefetch_batch) == parameters(utils.prefetch_batch)
+
+
+# ---------------------------------------------------------------------------------------------
+# Options
+
+def test_options_are_nvidias_dataclasses(memory) -> None:
+    import dataclasses
+    fields = {cls.__name__: [(f.name, f.default) for f in dataclasses.fields(cls)]
+              for cls in (memory.DeviceMemoryResourceOptions, memory.PinnedMemoryResourceOptions,
+                          memory.ManagedMemoryResourceOptions)}
+    assert fields == {
+        "DeviceMemoryResourceOptions": [("ipc_enabled", False), ("max_size", 0)],
+        "PinnedMemoryResourceOptions": [("ipc_enabled", False), ("max_size", 0), ("numa_id", None)],
+        "ManagedMemoryResourceOptions": [("preferred_location", None), ("preferred_location_type", None)],
+    }
+
+
+@pytest.mark.parametrize("options, error, match", [
+    (dict(preferred_location_type="invalid"), ValueError, "'invalid' is not a valid ManagedMemoryLocationType. Must be "),
+    (dict(preferred_location_type="device"), ValueError, "must be a device ordinal"),
+    (dict(preferred_location=-1, preferred_location_type="device"), ValueError, "must be a device ordinal"),
+    (dict(preferred_location=0, preferred_location_type="host"), ValueError, "must be None"),
+    (dict(preferred_location=-1, preferred_location_type="host_numa"), ValueError, "must be a NUMA node ID"),
+    (dict(preferred_location=-2), ValueError, "preferred_location must be"),
+    (dict(preferred_location="0"), ValueError, "preferred_location must be"),
+])
+def test_managed_options_are_checked_before_any_driver_work(memory, options, error, match) -> None:
+    with pytest.raises(error, match=match):
+        memory.ManagedMemoryResource(memory.ManagedMemoryResourceOptions(**options))
+    with pytest.raises(error, match=match):
+        memory.ManagedMemoryResource(options)  # a dict of the fields works the same
+
+
+@pytest.mark.parametrize("numa_id", [-1, -42, True, "0"])
+def test_pinned_numa_id_is_checked(memory, numa_id) -> None:
+    with pytest.raises(ValueError, match="numa_id must be >= 0"):
+        memory.PinnedMemoryResource(memory.PinnedMemoryResourceOptions(numa_id=numa_id))
+
+
+def test_options_of_the_wrong_kind_are_refused(memory) -> None:
+    with pytest.raises(TypeError, match="unexpected keyword argument"):
+        memory.PinnedMemoryResource({"max_bytes": 1})
+    with pytest.raises(TypeError, match="options must be a PinnedMemoryResourceOptions"):
+        memory.PinnedMemoryResource(memory.DeviceMemoryResourceOptions())
+    with pytest.raises(TypeError, match="options must be a ManagedMemoryResourceOptions"):
+        memory.ManagedMemoryResource(42)
+
+
+def test_managed_resource_needs_cuda_13(memory, build_major) -> None:
+    if build_major >= 13:
+        pytest.skip("a CUDA 13 build has managed pools")
+    with pytest.raises(RuntimeError, match="requires CUDA 13.0 or later"):
+        memory.ManagedMemoryResource()
+    with pytest.raises(RuntimeError, match="requires CUDA 13.0 or later"):
+        memory.ManagedMemoryResource(memory.ManagedMemoryResourceOptions(preferred_location=-1))
+
+
+# ---------------------------------------------------------------------------------------------
+# Buffer over host memory from a user's MemoryResource
 
 def test_memory_resource_is_abstract(memory) -> None:
     with pytest.raises(TypeError, match="MemoryResource is abstract"):
@@ -100,21 +235,55 @@ def test_memory_resource_is_abstract(memory) -> None:
 
     resource = Incomplete()
     with pytest.raises(NotImplementedError, match="Incomplete does not define allocate"):
-        resource.allocate(8)
+        resource.allocate(8, stream=None)
     with pytest.raises(NotImplementedError, match="does not define is_host_accessible"):
         resource.is_host_accessible
+    assert resource.is_managed is False
+
+
+def test_buffers_are_not_constructed_directly(memory) -> None:
+    for cls in (memory.Buffer, memory.ManagedBuffer):
+        with pytest.raises(RuntimeError, match=r"MemoryResource.allocate\(\) or Buffer.from_handle\(\)"):
+            cls()
 
 
 def test_user_resource_buffers_report_its_properties(memory, host_resource) -> None:
     buffer = host_resource.allocate(64)
-    assert isinstance(buffer, memory.Buffer) and not isinstance(buffer, memory.ManagedBuffer)
-    assert buffer.size == 64
-    assert buffer.handle in host_resource.arrays
-    assert buffer.memory_resource is host_resource
-    assert buffer.is_host_accessible is True
-    assert buffer.is_device_accessible is False
+    assert type(buffer) is memory.Buffer
+    assert buffer.size == 64 and buffer.handle in host_resource.arrays
+    assert buffer.memory_resource is host_resource and buffer.owner is None
+    assert (buffer.is_host_accessible, buffer.is_device_accessible, buffer.is_managed) == (True, False, False)
+    assert buffer.is_mapped is False and buffer.is_closed is False
     assert buffer.device_id == -1
     assert buffer.__dlpack_device__() == (1, 0)
+
+
+def test_the_buffer_protocol_reaches_host_memory(host_resource) -> None:
+    buffer = host_resource.allocate(8)
+    view = memoryview(buffer)
+    assert (view.nbytes, view.readonly, view.format) == (8, False, "B")
+    view[:] = bytes(range(8))
+    assert host_resource.arrays[buffer.handle].tolist() == list(range(8))
+    view.release()
+    explicit = buffer.__buffer__(0)
+    assert bytes(explicit) == bytes(range(8))
+    buffer.__release_buffer__(explicit)
+    with pytest.raises(ValueError, match="released"):
+        explicit[0]
+
+
+def test_the_buffer_protocol_of_a_python_subclass(memory, host_resource) -> None:
+    # On Python 3.12+ a Python subclass's buffer slot calls __buffer__: it must not recurse.
+    array = np.arange(8, dtype=np.uint8)
+    host_resource.arrays[array.ctypes.data] = array
+    managed = memory.ManagedBuffer.from_handle(array.ctypes.data, 8, mr=host_resource)
+    assert bytes(memoryview(managed)) == bytes(range(8))
+    with memoryview(managed) as view:
+        view[0] = 42
+    assert array[0] == 42
+    managed.close()
+    with pytest.raises(RuntimeError, match="Buffer has been closed"):
+        memoryview(managed)
 
 
 @pytest.mark.parametrize("kind", ["versioned", "legacy"])
@@ -126,9 +295,6 @@ def test_numpy_reads_the_bytes_through_dlpack(host_resource, kind: str) -> None:
     assert view.dtype == np.int8 and view.shape == (256,)
     assert view.ctypes.data == buffer.handle  # the Buffer's memory, not a copy
     np.testing.assert_array_equal(view.view(np.uint8), expected)
-    if kind == "versioned":  # numpy makes arrays from legacy capsules read-only
-        view[:] = -1  # and writes go to the Buffer's memory
-        assert (host_resource.arrays[buffer.handle] == 255).all()
 
 
 def test_capsule_kinds_follow_max_version(host_resource) -> None:
@@ -137,16 +303,35 @@ def test_capsule_kinds_follow_max_version(host_resource) -> None:
     assert capsule_name_is(buffer.__dlpack__(max_version=(1, 3)), b"dltensor_versioned")
     assert capsule_name_is(buffer.__dlpack__(max_version=(0, 8)), b"dltensor")
     assert capsule_name_is(buffer.__dlpack__(), b"dltensor")
+    assert capsule_name_is(buffer.__dlpack__(copy=False, stream=None), b"dltensor")
 
 
-def test_dlpack_refuses_copies_and_other_devices(host_resource) -> None:
+def test_dlpack_refusals_are_nvidias(memory, host_resource) -> None:
     buffer = host_resource.allocate(16)
-    with pytest.raises(BufferError, match="copy=True"):
+    with pytest.raises(BufferError, match=r"^Sorry, not supported: dl_device other than None$"):
+        buffer.__dlpack__(dl_device=())
+    with pytest.raises(BufferError, match=r"^Sorry, not supported: copy=True$"):
         buffer.__dlpack__(copy=True)
-    with pytest.raises(BufferError, match=r"\(2, 0\)"):
-        buffer.__dlpack__(dl_device=(2, 0))
-    assert capsule_name_is(buffer.__dlpack__(dl_device=(1, 0), copy=False, max_version=(1, 0)),
-                           b"dltensor_versioned")
+    with pytest.raises(BufferError, match=r"^Expected max_version tuple\[int, int\], got \(\)$"):
+        buffer.__dlpack__(max_version=())
+    with pytest.raises(BufferError, match=r"^Expected max_version tuple\[int, int\], got \(9, 8, 7\)$"):
+        buffer.__dlpack__(max_version=(9, 8, 7))
+
+    class Nowhere(make_host_resource(memory)):
+        @property
+        def is_host_accessible(self) -> bool:
+            return False
+
+    nowhere = Nowhere().allocate(8)
+    before = sys.getrefcount(nowhere)
+    with pytest.raises(BufferError, match=r"^buffer is neither device-accessible nor host-accessible$"):
+        nowhere.__dlpack_device__()
+    with pytest.raises(BufferError, match=r"^buffer is neither device-accessible nor host-accessible$"):
+        nowhere.__dlpack__()
+    refcount = sys.getrefcount(nowhere)
+    assert refcount == before  # a refused export holds no reference to the buffer
+    with pytest.raises(BufferError, match="not host-accessible"):
+        memoryview(nowhere)
 
 
 @pytest.mark.parametrize("kind", ["versioned", "legacy"])
@@ -156,47 +341,38 @@ def test_an_export_keeps_the_buffer_alive(host_resource, kind: str) -> None:
     del buffer
     gc.collect()
     assert host_resource.deallocated == []
-    host_resource.arrays[view.ctypes.data][:] = 3
-    assert (view == 3).all()  # still the live allocation
     del view
     gc.collect()
     assert len(host_resource.deallocated) == 1
 
 
-def test_an_unconsumed_capsule_lets_go_of_the_buffer(host_resource) -> None:
-    buffer = host_resource.allocate(32)
-    capsules = [buffer.__dlpack__(max_version=(1, 0)), buffer.__dlpack__()]
+def test_close_gives_the_memory_back_once(host_resource) -> None:
+    buffer = host_resource.allocate(48)
+    ptr = buffer.handle
+    buffer.close()
+    buffer.close()
+    assert host_resource.deallocated == [(ptr, 48, None)]  # host-only: no stream to order on
+    assert (buffer.handle, buffer.size, buffer.memory_resource, buffer.is_closed) == (0, 0, None, True)
     del buffer
-    gc.collect()
-    assert host_resource.deallocated == []
-    del capsules
     gc.collect()
     assert len(host_resource.deallocated) == 1
 
 
-def test_close_deallocates_exactly_once(host_resource) -> None:
-    buffer = host_resource.allocate(48)
-    ptr = buffer.handle
-    buffer.close()
-    buffer.close()
-    assert host_resource.deallocated == [(ptr, 48, None)]
-    del buffer
-    gc.collect()
-    assert host_resource.deallocated == [(ptr, 48, None)]
-
-
-def test_garbage_collection_deallocates_exactly_once(host_resource) -> None:
+def test_garbage_collection_and_with_blocks_give_it_back(host_resource) -> None:
     buffer = host_resource.allocate(48)
     ptr = buffer.handle
     del buffer
     gc.collect()
     assert host_resource.deallocated == [(ptr, 48, None)]
+    with host_resource.allocate(16) as buffer:
+        assert not buffer.is_closed
+    assert buffer.is_closed and len(host_resource.deallocated) == 2
 
 
 def test_a_failing_deallocate_is_not_retried(memory) -> None:
     class Failing(make_host_resource(memory)):
-        def deallocate(self, ptr, size, stream=None) -> None:
-            super().deallocate(ptr, size, stream)
+        def deallocate(self, ptr, size, *, stream=None) -> None:
+            super().deallocate(ptr, size, stream=stream)
             raise OSError("the resource failed")
 
     resource = Failing()
@@ -210,100 +386,192 @@ def test_a_failing_deallocate_is_not_retried(memory) -> None:
     assert len(resource.deallocated) == 2
 
 
-def test_use_after_close_raises(host_resource) -> None:
-    buffer = host_resource.allocate(16)
-    other = host_resource.allocate(16)
+def test_a_closed_buffer_refuses_work(host_resource) -> None:
+    buffer, other = host_resource.allocate(16), host_resource.allocate(16)
     buffer.close()
-    for use in (lambda: buffer.handle, lambda: buffer.size, lambda: buffer.device_id,
-                lambda: buffer.is_host_accessible, lambda: buffer.memory_resource,
-                lambda: buffer.__dlpack__(), lambda: buffer.__dlpack_device__(),
+    for use in (lambda: buffer.__dlpack__(), lambda: buffer.__dlpack_device__(), lambda: memoryview(buffer),
+                lambda: buffer.is_host_accessible, lambda: buffer.device_id, lambda: buffer.ipc_descriptor,
+                lambda: buffer.set_deallocation_stream(object()), lambda: buffer.fill(0, stream=None),
                 lambda: buffer.copy_to(other, stream=None), lambda: other.copy_from(buffer, stream=None)):
-        with pytest.raises(RuntimeError, match="this Buffer is closed"):
+        with pytest.raises(RuntimeError, match="Buffer has been closed"):
             use()
-    assert "closed" in repr(buffer)
+    assert repr(buffer) == "<Buffer ptr=0x0 size=0>"
 
 
-def test_from_handle_without_a_resource_owns_nothing(memory) -> None:
+def test_from_handle_with_an_owner_keeps_it_alive(memory) -> None:
+    array = (ctypes.c_byte * 20)()
+    before = sys.getrefcount(array)
+    buffer = memory.Buffer.from_handle(ctypes.addressof(array), 20, owner=array)
+    held = sys.getrefcount(array)
+    assert held == before + 1
+    assert buffer.owner is array and buffer.memory_resource is None
+    buffer.close()
+    released = sys.getrefcount(array)
+    assert released == before and buffer.owner is None
+    with pytest.raises(ValueError, match="cannot be both specified together"):
+        memory.Buffer.from_handle(ctypes.addressof(array), 20, mr=make_host_resource(memory)(), owner=array)
+    with pytest.raises(TypeError, match="mr must be a MemoryResource"):
+        memory.Buffer.from_handle(ctypes.addressof(array), 20, mr=object())
+
+
+def test_from_handle_takes_pointer_objects(memory) -> None:
+    from cuda.bindings import driver
     array = np.arange(16, dtype=np.uint8)
-    buffer = memory.Buffer.from_handle(np.uintp(array.ctypes.data), 16)
-    assert buffer.handle == array.ctypes.data and buffer.size == 16
-    assert buffer.memory_resource is None
-    buffer.close()
-    buffer.close()
-    np.testing.assert_array_equal(array, np.arange(16))  # still ours
+    for ptr in (array.ctypes.data, np.uintp(array.ctypes.data), driver.CUdeviceptr(array.ctypes.data)):
+        assert memory.Buffer.from_handle(ptr, 16).handle == array.ctypes.data
+    assert memory.Buffer.from_handle(None, 0).handle == 0
     managed = memory.ManagedBuffer.from_handle(array.ctypes.data, 16)
     assert type(managed) is memory.ManagedBuffer
-    with pytest.raises(TypeError, match="mr must be a MemoryResource"):
-        memory.Buffer.from_handle(array.ctypes.data, 16, mr=object())
+    assert type(memory.Buffer.from_handle(array.ctypes.data, 16)) is memory.Buffer
+
+
+def test_equality_hash_repr_and_weak_references(memory, host_resource) -> None:
+    buffer = host_resource.allocate(64)
+    alias = memory.Buffer.from_handle(buffer.handle, buffer.size)
+    assert buffer == alias and hash(buffer) == hash(alias) and buffer is not alias
+    assert buffer != memory.Buffer.from_handle(buffer.handle, 32)
+    assert buffer != buffer.handle and buffer != "string"
+    assert len({buffer, alias, host_resource.allocate(64)}) == 2
+    assert repr(buffer) == f"<Buffer ptr={hex(buffer.handle)} size=64>"
+    assert weakref.ref(buffer)() is buffer
+    registry = weakref.WeakValueDictionary({"key": buffer})
+    assert registry["key"] is buffer
+
+
+def test_fill_checks_its_value_before_the_stream(host_resource) -> None:
+    buffer = host_resource.allocate(6)
+    cases = [(-1, OverflowError), (256, OverflowError), ("invalid", TypeError), (b"", ValueError),
+             (b"\x01\x02\x03", ValueError), (np.uint64(0), ValueError), (b"\x01\x02\x03\x04", ValueError)]
+    for value, error in cases:
+        with pytest.raises(error):
+            buffer.fill(value, stream=None)
+    with pytest.raises(TypeError, match="stream is required"):
+        buffer.fill(b"\x01\x02", stream=None)  # a valid pattern: the missing stream is the error
 
 
 def test_copies_check_their_arguments_first(host_resource) -> None:
     small, large = host_resource.allocate(8), host_resource.allocate(16)
-    with pytest.raises(ValueError, match="buffer sizes differ"):
+    with pytest.raises(ValueError, match="buffer sizes mismatch"):
         small.copy_to(large, stream=None)
-    with pytest.raises(ValueError, match="buffer sizes differ"):
+    with pytest.raises(ValueError, match="buffer sizes mismatch"):
         small.copy_from(large, stream=None)
     with pytest.raises(TypeError, match="dst must be a Buffer"):
         small.copy_to(bytearray(8), stream=None)
-    with pytest.raises(TypeError, match="stream"):
-        small.copy_to(small)
+    with pytest.raises(TypeError, match="stream is required"):
+        small.copy_to(small, stream=None)
+    with pytest.raises(NotImplementedError, match="options=None"):
+        small.copy_to(small, stream=None, options=object())
 
 
-def test_host_is_the_whole_host(cuda_core) -> None:
-    assert cuda_core.Host() is cuda_core.Host()
-    assert cuda_core.Host().numa_id is None and cuda_core.Host().is_numa_current is False
-    assert repr(cuda_core.Host()) == "Host()"
-    with pytest.raises(NotImplementedError, match=r"Host\(numa_id=...\).*use Host\(\)"):
-        cuda_core.Host(numa_id=1)
-    with pytest.raises(NotImplementedError, match="numa_current"):
-        cuda_core.Host.numa_current()
+def test_ipc_is_refused_clearly(memory, host_resource) -> None:
+    buffer = host_resource.allocate(8)
+    with pytest.raises(RuntimeError, match="Memory resource is not IPC-enabled"):
+        buffer.ipc_descriptor
+    descriptor = memory.IPCBufferDescriptor._init(b"", 0)
+    assert descriptor.size == 0
+    with pytest.raises(RuntimeError, match="Memory resource is not IPC-enabled"):
+        memory.Buffer.from_ipc_descriptor(host_resource, descriptor, stream=None)
+    with pytest.raises(RuntimeError, match="Memory resource is not IPC-enabled"):
+        pickle.dumps(buffer)
+    for cls in (memory.IPCBufferDescriptor, memory.IPCAllocationHandle):
+        with pytest.raises(NotImplementedError, match="IPC"):
+            cls()
+    for make in (lambda: memory.GraphMemoryResource(0), lambda: memory.VirtualMemoryResource(0),
+                 lambda: memory.VirtualMemoryResourceOptions()):
+        with pytest.raises(NotImplementedError, match="not supported"):
+            make()
 
 
-def test_driver_work_without_a_driver_is_a_clean_error(cuda_core, memory, host_resource, no_driver) -> None:
+# ---------------------------------------------------------------------------------------------
+# Host and managed-memory arguments
+
+def test_host_locations_are_singletons(cuda_core) -> None:
+    Host = cuda_core.Host
+    assert Host() is Host() and Host(numa_id=3) is Host(numa_id=3)
+    assert Host(is_numa_current=True) is Host.numa_current() is not Host()
+    assert (Host().numa_id, Host().is_numa_current) == (None, False)
+    assert (Host(numa_id=3).numa_id, Host.numa_current().is_numa_current) == (3, True)
+    assert [repr(h) for h in (Host(), Host(numa_id=2), Host.numa_current())] == [
+        "Host()", "Host(numa_id=2)", "Host.numa_current()"]
+    assert Host() != Host(numa_id=0) and hash(Host(numa_id=1)) == hash(Host(numa_id=1))
+    for host in (Host(), Host(numa_id=4), Host.numa_current()):
+        assert pickle.loads(pickle.dumps(host)) is host
+    with pytest.raises(AttributeError):
+        Host(numa_id=2).numa_id = 3
+    for bad in (-1, True, 1.0):
+        with pytest.raises(ValueError, match="numa_id must be a non-negative int"):
+            Host(numa_id=bad)
+    with pytest.raises(ValueError, match="mutually exclusive"):
+        Host(numa_id=0, is_numa_current=True)
+
+
+def test_location_coercion(cuda_core) -> None:
+    from cuda.core._memory._managed_location import _coerce_location
+    Host = cuda_core.Host
+    assert (_coerce_location(Host()).kind, _coerce_location(Host(numa_id=3))) == ("host", _coerce_location(Host(numa_id=3)))
+    assert (_coerce_location(Host(numa_id=3)).kind, _coerce_location(Host(numa_id=3)).id) == ("host_numa", 3)
+    assert _coerce_location(Host.numa_current()).kind == "host_numa_current"
+    assert _coerce_location(None, allow_none=True) is None
+    with pytest.raises(ValueError, match="location is required"):
+        _coerce_location(None)
+    for bad in (0, "device"):
+        with pytest.raises(TypeError, match="Device, Host, or None"):
+            _coerce_location(bad)
+
+
+def test_batch_arguments_are_checked(memory, cuda_core, host_resource) -> None:
+    from cuda.core import utils
+    buffer = host_resource.allocate(8)
+    for name, args in (("prefetch_batch", (buffer, cuda_core.Host())), ("discard_batch", (buffer,)),
+                       ("discard_prefetch_batch", (buffer, cuda_core.Host()))):
+        with pytest.raises(TypeError, match="sequence of Buffers"):
+            getattr(utils, name)(None, *args)
+        with pytest.raises(TypeError, match="sequence of Buffers"):
+            getattr(utils, name)(None, [buffer, "not a buffer"], *args[1:])
+    for name in ("prefetch_batch", "discard_prefetch_batch"):
+        with pytest.raises(ValueError, match="length"):
+            getattr(utils, name)(None, [buffer, buffer], [cuda_core.Host()])
+    # Host-only memory of a user's resource is known not to be managed without asking a driver.
+    array = np.zeros(8, dtype=np.uint8)
+    host_resource.arrays[array.ctypes.data] = array
+    not_managed = memory.ManagedBuffer.from_handle(array.ctypes.data, 8, mr=host_resource)
+    with pytest.raises(ValueError, match="managed-memory allocation"):
+        not_managed.prefetch(cuda_core.Host(), stream=None)
+    with pytest.raises(ValueError, match="managed-memory allocation"):
+        utils.prefetch_batch(None, [not_managed], cuda_core.Host())
+    with pytest.raises(ValueError, match="managed-memory allocation"):
+        not_managed.read_mostly = True
+    not_managed.close()
+    assert len(host_resource.deallocated) == 1
+
+
+def test_peer_access_plans(memory) -> None:
+    from cuda.core._memory._peer_access_utils import PeerAccessPlan, plan_peer_access_update
+    plan = plan_peer_access_update(1, (2, 5), [1, 3, 2, 3], resolve_device_id=int,
+                                   can_access_peer=lambda device: True)
+    assert plan == PeerAccessPlan(target_ids=(2, 3), to_add=(3,), to_remove=(5,))
+    with pytest.raises(ValueError, match=r"Device 0 cannot access peer\(s\): 2, 4"):
+        plan_peer_access_update(0, (), [4, 2, 1], resolve_device_id=int, can_access_peer=lambda device: device == 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Without a driver
+
+def test_driver_work_without_a_driver_is_a_clean_error(cuda_core, memory, build_major, no_driver) -> None:
     error = cuda_core.DriverNotFoundError
     with pytest.raises(error):
         memory.DeviceMemoryResource(0)
     with pytest.raises(error):
         memory.LegacyPinnedMemoryResource().allocate(16)
     with pytest.raises(error):
-        memory.ManagedMemoryResource().allocate(16)
+        memory.PinnedMemoryResource(memory.PinnedMemoryResourceOptions())
+    if build_major >= 13:
+        with pytest.raises(error):
+            memory.ManagedMemoryResource()
     array = np.zeros(16, dtype=np.uint8)
     foreign = memory.Buffer.from_handle(array.ctypes.data, 16)
     with pytest.raises(error):
         foreign.is_device_accessible
     with pytest.raises(error):
         foreign.__dlpack_device__()
-    a, b = host_resource.allocate(16), host_resource.allocate(16)
-    with pytest.raises(error):
-        a.copy_to(b, stream=None)
-    managed = memory.ManagedBuffer.from_handle(array.ctypes.data, 16)
-    with pytest.raises(error):
-        managed.read_mostly
-
-
-def test_device_only_memory_is_refused_by_numpy_and_still_freed(memory) -> None:
-    class DeviceOnly(make_host_resource(memory)):
-        """Claims device-only memory (never touched here): the export must say kDLCUDA."""
-
-        @property
-        def is_device_accessible(self) -> bool:
-            return True
-
-        @property
-        def is_host_accessible(self) -> bool:
-            return False
-
-        @property
-        def device_id(self) -> int:
-            return 0
-
-    resource = DeviceOnly()
-    buffer = resource.allocate(8)
-    assert buffer.__dlpack_device__() == (2, 0)
-    with pytest.raises((RuntimeError, BufferError), match="Unsupported device"):
-        np.from_dlpack(buffer)
-    with pytest.raises(BufferError, match="without a copy"):
-        np.from_dlpack(buffer, device="cpu")
-    del buffer
-    gc.collect()
-    assert len(resource.deallocated) == 1  # the refused capsule let go of the Buffer
+    assert memory.LegacyPinnedMemoryResource().allocate(0).handle == 0  # no driver call for nothing

@@ -168,7 +168,7 @@ def test_launch_argument_type_errors_name_position_and_type(cuda_core, device, n
     cuda_core.launch(stream, config, kernel, np.float32(1), buffer, buffer, buffer, 0)  # a Python int fits size_t
     stream.sync()
     buffer.close()
-    with pytest.raises(RuntimeError, match="Buffer is closed"):
+    with pytest.raises(RuntimeError, match="Buffer has been closed"):
         cuda_core.launch(stream, config, kernel, np.float32(1), buffer, buffer, buffer, np.uint64(0))
     stream.close()
     with pytest.raises(RuntimeError, match="Stream has been closed"):

@@ -1,9 +1,20 @@
 """DLPack export of cuda.core memory: capsules over raw bytes that keep their owner alive."""
 
+from enum import IntEnum
+
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid, PyCapsule_New
 from cpython.ref cimport PyObject, Py_XDECREF, Py_XINCREF
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc
+
+
+class DLDeviceType(IntEnum):
+    """The DLPack device types cuda.core's buffers are exported as (values of the DLPack spec)."""
+
+    kDLCPU = 1
+    kDLCUDA = 2
+    kDLCUDAHost = 3
+    kDLCUDAManaged = 13
 
 
 # One allocation per export: the managed tensor first (so its address is the block's), then

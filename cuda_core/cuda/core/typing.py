@@ -49,21 +49,9 @@ else:  # Python 3.10: the same idea, a str-valued Enum whose str() is its value.
             return str(self.value)
 
 
-def _defined_in(module_name: str, name: str) -> object | None:
-    """``name`` of cuda.core module ``module_name`` where that module defines it, else None."""
-    import importlib
-
-    try:
-        return getattr(importlib.import_module(module_name), name, None)
-    except ImportError:
-        return None
-
-
-
 # What Buffer.handle and device pointers may be: a CUdeviceptr, an int address, or None.
-# Re-exported from cuda.core._memory._buffer where that module has it.
-DevicePointerType: TypeAlias = (_defined_in("cuda.core._memory._buffer", "DevicePointerType")
-                                or driver.CUdeviceptr | int | None)
+# cuda.core._memory._buffer imports this very alias.
+DevicePointerType: TypeAlias = driver.CUdeviceptr | int | None
 
 # The states of a process that cuda.core.checkpoint reports.
 ProcessStateType = Literal["running", "locked", "checkpointed", "failed"]

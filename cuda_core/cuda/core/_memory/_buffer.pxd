@@ -2,42 +2,55 @@ cimport cuda.bindings.cydriver as cydriver
 from cuda.core._stream cimport Stream
 
 
-cdef class Buffer:
-    cdef cydriver.CUdeviceptr _ptr
-    cdef size_t _size
-    cdef object _memory_resource  # None for a Buffer.from_handle() that owns nothing
-    cdef object _dealloc_stream   # the Stream whose order frees it, or None
-    cdef bint _closed
+cdef class MemoryResource:
+    # Set by cuda.core's own resources: their is_*_accessible and is_managed answers are
+    # exact, so a Buffer never asks the driver what kind of memory it holds.
+    cdef bint _exact_kind
 
-    # The pointer, or an error when the buffer is closed.
+    # Give ``size`` bytes at ``ptr`` back, ordered on ``stream`` (None: no stream was
+    # recorded). The base calls the Python ``deallocate``; cuda.core's resources free in C.
+    cdef int _deallocate(self, cydriver.CUdeviceptr ptr, size_t size, Stream stream) except -1
+
+
+# What the driver says about a pointer the Buffer's resource does not describe.
+cdef struct _PointerKind:
+    bint known          # asked already
+    bint driver_memory  # the driver knows it (device, pinned, registered or managed)
+    bint host_memory    # pinned or registered host memory
+    bint managed
+    int device_ordinal  # -1 when the driver does not know the pointer
+
+
+cdef class Buffer:
+    cdef:
+        cydriver.CUdeviceptr _ptr
+        MemoryResource _memory_resource  # None: nothing to give back
+        object _owner                    # kept alive while the Buffer is open
+        Stream _dealloc_stream           # orders the deallocation; None: none recorded
+        bint _closed
+        _PointerKind _kind
+        object __weakref__
+    cdef public size_t _size
+
+    # The pointer, or RuntimeError when the buffer is closed. The launcher reads it.
     cdef cydriver.CUdeviceptr _live_ptr(self) except? 0
 
 
-cdef class MemoryResource:
-    pass
+# A new Buffer (of class ``cls``: Buffer or a subclass) over ``size`` bytes at ``ptr``, given
+# back to ``mr`` in the order of ``stream`` (None: no stream).
+cdef Buffer new_buffer(type cls, cydriver.CUdeviceptr ptr, size_t size, MemoryResource mr, Stream stream)
 
-
-# What pinned and managed memory share: reachable from the host and every device, bound to
-# no device, freed unordered once the Buffer's stream (if any) is idle. Subclasses free in _free.
-cdef class HostVisibleResource(MemoryResource):
-    cdef int _free(self, cydriver.CUdeviceptr address) except -1
-
-
-# A new Buffer (of class ``cls``) over ``size`` bytes at ``ptr``, given back to ``mr`` in the
-# order of ``stream`` (None: unordered).
-cdef Buffer new_buffer(type cls, cydriver.CUdeviceptr ptr, size_t size, object mr, Stream stream)
-
-# Load the driver, then refuse clearly when this thread has no current context.
-cdef int require_context(int device_hint) except -1
-
-# None for None (the legacy default stream), else the Stream for a Stream or a __cuda_stream__ object.
-cdef Stream optional_stream(object stream)
-
-# The Stream for a Stream or a __cuda_stream__ object; a TypeError naming the fix for None.
+# The Stream for a Stream or a __cuda_stream__ object; TypeError naming the fix for None.
 cdef Stream required_stream(object stream)
 
-# The CUstream of a Stream, NULL (the legacy default stream) for None.
-cdef cydriver.CUstream stream_handle(Stream stream) except? <cydriver.CUstream>1
+# None for None, else as required_stream.
+cdef Stream optional_stream(object stream)
 
-# The address of an int or of an object that converts to one (e.g. driver.CUdeviceptr).
+# The stream cuda.core orders work on when none is given (cuda.core._stream.default_stream()).
+cdef Stream default_stream_object()
+
+# The address of an int or of an object that converts to one (driver.CUdeviceptr, numpy ints).
 cdef cydriver.CUdeviceptr pointer_value(object ptr) except? 0
+
+# Whether the memory at a Buffer is managed (its resource says so, or the driver does).
+cdef bint buffer_is_managed(Buffer buffer) except -1

@@ -1,126 +1,201 @@
 """cuda.core Buffer and the MemoryResource interface: memory that goes back to its resource once.
 
-The resources themselves live beside this module (_device_memory_resource, _legacy,
-_managed_memory_resource); what they share with Buffer is declared in _buffer.pxd.
+The resources live beside this module (_memory_pool and the resources built on it, _legacy);
+what they share with Buffer is declared in _buffer.pxd.
 """
+
+import sys
 
 cimport cython
 cimport cuda.bindings.cydriver as cydriver
+from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_FillInfo
 from libc.stdint cimport uintptr_t
 
 from cuda.core._dlpack cimport export_bytes, kDLCPU, kDLCUDA, kDLCUDAHost, kDLCUDAManaged
 from cuda.core._stream cimport Stream, as_stream
-from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device, ensure_driver
+from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, ensure_driver
+from cuda.core.typing import DevicePointerType
 
 __all__ = ['Buffer', 'MemoryResource']
 
+_NOT_IPC_ENABLED = "Memory resource is not IPC-enabled"
+
 
 # ---------------------------------------------------------------------------------------------
-# Helpers shared by the buffers and the resources.
+# Streams and pointers, as the resources and buffers take them.
 
-cdef int require_context(int device_hint) except -1:
-    """Load the driver, then refuse clearly when this thread has no current context."""
-    ensure_driver()
-    if current_device() < 0:
-        raise RuntimeError(f"no CUDA context is current on this thread: call "
-                           f"Device({max(device_hint, 0)}).set_current() first")
-    return 0
+cdef Stream required_stream(object stream):
+    if stream is None:
+        raise TypeError("stream is required: pass a Stream (e.g. device.default_stream or "
+                        "Device.create_stream()) or an object with __cuda_stream__")
+    return as_stream(stream)
 
 
 cdef Stream optional_stream(object stream):
-    """None for None (the legacy default stream), else the Stream for a Stream or a
-    ``__cuda_stream__`` object."""
     if stream is None:
         return None
     return as_stream(stream)
 
 
-cdef Stream required_stream(object stream):
-    if stream is None:
-        raise TypeError("stream is required: pass a Stream (e.g. Device.create_stream()) "
-                        "or an object with __cuda_stream__")
-    return as_stream(stream)
+class _LegacyDefaultStream:
+    """The legacy default stream through the stream protocol (CU_STREAM_LEGACY)."""
+
+    def __cuda_stream__(self) -> tuple[int, int]:
+        return (0, <uintptr_t>cydriver.CU_STREAM_LEGACY)
 
 
-cdef cydriver.CUstream stream_handle(Stream stream) except? <cydriver.CUstream>1:
-    if stream is None:
-        return NULL
-    return stream._live_handle()
+cdef object _default_stream_factory = None
+
+
+cdef Stream default_stream_object():
+    global _default_stream_factory
+    if _default_stream_factory is None:
+        try:
+            from cuda.core._stream import default_stream
+        except ImportError:
+            # A cuda.core._stream without default_stream(): the legacy default stream.
+            default_stream = _LegacyDefaultStream
+        _default_stream_factory = default_stream
+    return as_stream(_default_stream_factory())
 
 
 cdef cydriver.CUdeviceptr pointer_value(object ptr) except? 0:
-    """The address of an int or of an object that converts to one (e.g. driver.CUdeviceptr)."""
     if ptr is None:
         return 0
-    return <cydriver.CUdeviceptr>int(ptr)
+    try:
+        return <cydriver.CUdeviceptr><uintptr_t>int(ptr)
+    except (TypeError, ValueError):
+        raise TypeError(f"a pointer is an int, a driver.CUdeviceptr or None, got {type(ptr).__name__}") from None
 
 
-cdef int _pointer_device_type(cydriver.CUdeviceptr ptr) except -1:
-    """The DLPack device type of memory the driver is asked about; kDLCPU for memory it does
-    not know (ordinary pageable host memory)."""
-    cdef unsigned long long memory_type = 0  # wider than the attribute, zeroed: any width reads right
+cdef bint _stream_is_open(Stream stream):
+    try:
+        stream._live_handle()
+    except RuntimeError:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# What kind of memory a Buffer holds: its resource says, or else the driver does.
+
+cdef int _ask_driver(Buffer buffer) except -1:
+    """Fill ``buffer._kind`` from the driver, once. Memory the driver does not know (pageable
+    host memory) is host-only and bound to no device."""
+    if buffer._kind.known:
+        return 0
+    cdef cydriver.CUdeviceptr ptr = buffer._ptr
+    # Zeroed and wider than any of the attributes: each reads right whatever its width.
+    cdef unsigned long long memory_type = 0
     cdef unsigned long long managed = 0
-    cdef cydriver.CUresult result
-    require_context(0)
-    with nogil:
-        result = cydriver.cuPointerGetAttribute(&memory_type, cydriver.CU_POINTER_ATTRIBUTE_MEMORY_TYPE, ptr)
-    if result == cydriver.CUDA_ERROR_INVALID_VALUE:
-        return kDLCPU
-    HANDLE_RETURN(result)
-    with nogil:
-        HANDLE_RETURN(cydriver.cuPointerGetAttribute(&managed, cydriver.CU_POINTER_ATTRIBUTE_IS_MANAGED, ptr))
-    if managed:
-        return kDLCUDAManaged
-    return kDLCUDAHost if memory_type == cydriver.CU_MEMORYTYPE_HOST else kDLCUDA
-
-
-cdef int _pointer_device_id(cydriver.CUdeviceptr ptr) except -2:
-    """The device of device memory the driver knows; -1 for host, pinned and managed memory."""
     cdef int ordinal = -1
-    if _pointer_device_type(ptr) != kDLCUDA:
-        return -1
-    with nogil:
-        HANDLE_RETURN(cydriver.cuPointerGetAttribute(&ordinal, cydriver.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr))
-    return ordinal
+    cdef cydriver.CUpointer_attribute attributes[3]
+    cdef void* values[3]
+    if ptr != 0:
+        ensure_driver()
+        attributes[0] = cydriver.CU_POINTER_ATTRIBUTE_MEMORY_TYPE
+        attributes[1] = cydriver.CU_POINTER_ATTRIBUTE_IS_MANAGED
+        attributes[2] = cydriver.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
+        values[0] = &memory_type
+        values[1] = &managed
+        values[2] = &ordinal
+        with nogil:
+            HANDLE_RETURN(cydriver.cuPointerGetAttributes(3, attributes, values, ptr))
+    buffer._kind.driver_memory = memory_type != 0
+    buffer._kind.host_memory = memory_type == cydriver.CU_MEMORYTYPE_HOST
+    buffer._kind.managed = managed != 0
+    buffer._kind.device_ordinal = ordinal if memory_type != 0 else -1
+    buffer._kind.known = True
+    return 0
 
 
-cdef int _dlpack_device_type(Buffer buffer) except -1:
+cdef bint _is_device_accessible(Buffer buffer) except -1:
     mr = buffer._memory_resource
-    if mr is None:
-        return _pointer_device_type(buffer._ptr)
-    if not mr.is_device_accessible:
-        return kDLCPU
-    if not mr.is_host_accessible:
-        return kDLCUDA
-    # Reachable from both sides: the driver tells pinned from managed.
-    return kDLCUDAManaged if _pointer_device_type(buffer._ptr) == kDLCUDAManaged else kDLCUDAHost
+    if mr is not None:
+        return bool(mr.is_device_accessible)
+    _ask_driver(buffer)
+    return buffer._kind.driver_memory
 
 
-cdef Buffer new_buffer(type cls, cydriver.CUdeviceptr ptr, size_t size, object mr, Stream stream):
+cdef bint _is_host_accessible(Buffer buffer) except -1:
+    mr = buffer._memory_resource
+    if mr is not None:
+        return bool(mr.is_host_accessible)
+    _ask_driver(buffer)
+    return not buffer._kind.driver_memory or buffer._kind.host_memory or buffer._kind.managed
+
+
+cdef bint buffer_is_managed(Buffer buffer) except -1:
+    cdef MemoryResource mr = buffer._memory_resource
+    if mr is not None:
+        if mr.is_managed:
+            return True
+        # A resource of ours is exact; a user's may hand out managed memory without saying so
+        # (cuMemAllocManaged behind a MemoryResource), which only the driver can tell.
+        if mr._exact_kind or not (mr.is_device_accessible and mr.is_host_accessible):
+            return False
+    _ask_driver(buffer)
+    return buffer._kind.managed
+
+
+cdef tuple _dlpack_device(Buffer buffer):
+    buffer._live_ptr()
+    cdef bint on_device = _is_device_accessible(buffer)
+    cdef bint on_host = _is_host_accessible(buffer)
+    if on_device and not on_host:
+        return (kDLCUDA, buffer.device_id)
+    if on_device:
+        return (kDLCUDAManaged if buffer_is_managed(buffer) else kDLCUDAHost, 0)
+    if on_host:
+        return (kDLCPU, 0)
+    raise BufferError("buffer is neither device-accessible nor host-accessible")
+
+
+# ---------------------------------------------------------------------------------------------
+# Making and releasing buffers
+
+cdef Buffer new_buffer(type cls, cydriver.CUdeviceptr ptr, size_t size, MemoryResource mr, Stream stream):
     cdef Buffer buffer = <Buffer>cls.__new__(cls)
     buffer._ptr = ptr
     buffer._size = size
     buffer._memory_resource = mr
     buffer._dealloc_stream = stream
-    buffer._closed = False
     return buffer
 
 
 cdef int _release(Buffer buffer, Stream stream) except -1:
-    """Give the memory back to its resource, once: the Buffer is closed before the call."""
-    mr = buffer._memory_resource
+    """Close ``buffer`` and give its memory back to its resource, once: the Buffer is closed
+    before the resource is called, so a failing deallocate is never retried."""
+    cdef MemoryResource mr = buffer._memory_resource
+    cdef cydriver.CUdeviceptr ptr = buffer._ptr
+    cdef size_t size = buffer._size
     buffer._closed = True
+    buffer._ptr = 0
+    buffer._size = 0
+    buffer._memory_resource = None
+    buffer._owner = None
     buffer._dealloc_stream = None
+    buffer._kind.known = False
     if mr is None:
         return 0
-    if stream is not None and stream._closed:
-        # The stream that ordered this memory is gone, and with it the order: wait for all
-        # work of the current context instead, then free unordered.
-        ensure_driver()
+    if stream is not None and not _stream_is_open(stream):
+        # The stream that ordered this memory was closed, and with it the order: wait for
+        # all work of the current context, then free on the default stream.
         with nogil:
             HANDLE_RETURN(cydriver.cuCtxSynchronize())
         stream = None
-    mr.deallocate(<uintptr_t>buffer._ptr, buffer._size, stream)
+    if stream is None and not mr._exact_kind and mr.is_device_accessible:
+        # A user's resource that reaches the device always gets a stream to order on.
+        stream = default_stream_object()
+    mr._deallocate(ptr, size, stream)
+    return 0
+
+
+cdef int _check_copy(Buffer src, Buffer dst) except -1:
+    src._live_ptr()
+    dst._live_ptr()
+    if src._size != dst._size:
+        raise ValueError(f"buffer sizes mismatch: cannot copy {src._size} bytes into a buffer of {dst._size}")
     return 0
 
 
@@ -130,9 +205,38 @@ cdef int _copy(Buffer dst, Buffer src, Stream stream) except -1:
     cdef size_t size = src._size
     cdef cydriver.CUstream handle = stream._live_handle()
     if size:
+        ensure_driver()
         with nogil:
             HANDLE_RETURN(cydriver.cuMemcpyAsync(to, source, size, handle))
     return 0
+
+
+cdef int _refuse_copy_options(object options) except -1:
+    if options is not None:
+        raise NotImplementedError("copy options (CopyOptions transfer hints) are not supported by this "
+                                  "cuda.core yet: pass options=None")
+    return 0
+
+
+cdef int _fill_host_view(Buffer buffer, Py_buffer* view, int flags, object exporter) except -1:
+    cdef cydriver.CUdeviceptr ptr = buffer._live_ptr()
+    if not _is_host_accessible(buffer):
+        raise BufferError("this Buffer's memory is not host-accessible: copy it to host memory first")
+    PyBuffer_FillInfo(view, exporter, <void*><uintptr_t>ptr, <Py_ssize_t>buffer._size, 0, flags)
+    return 0
+
+
+@cython.final
+cdef class _HostBytes:
+    """The buffer-protocol exporter behind ``Buffer.__buffer__``: the Buffer's host bytes."""
+
+    cdef Buffer _buffer
+
+    def __getbuffer__(self, Py_buffer* view, int flags):
+        _fill_host_view(self._buffer, view, flags, self)
+
+    def __releasebuffer__(self, Py_buffer* view):
+        pass
 
 
 # ---------------------------------------------------------------------------------------------
@@ -140,109 +244,94 @@ cdef int _copy(Buffer dst, Buffer src, Stream stream) except -1:
 
 @cython.no_gc_clear  # __dealloc__ needs _memory_resource: a cycle collection must not clear it first
 cdef class Buffer:
-    """Memory allocated by a MemoryResource (or wrapped with ``Buffer.from_handle``).
+    """Memory from a MemoryResource, or memory someone else owns (``Buffer.from_handle``).
 
-    The Buffer gives its memory back to the resource once: on ``close()``, or when it is
-    garbage collected. Its bytes can be shared with DLPack consumers (``numpy.from_dlpack``
-    for host-accessible memory)."""
+    A Buffer gives its memory back to its resource exactly once: on ``close()``, at the end of
+    a ``with`` block, or when it is garbage collected, ordered on its deallocation stream.
+    Host-accessible memory is readable through the buffer protocol (``memoryview(buffer)``)
+    and all of it through DLPack (``__dlpack__``)."""
 
     def __init__(self, *args, **kwargs):
         raise RuntimeError("Buffer objects are made by MemoryResource.allocate() or Buffer.from_handle()")
 
     cdef cydriver.CUdeviceptr _live_ptr(self) except? 0:
         if self._closed:
-            raise RuntimeError("this Buffer is closed")
+            raise RuntimeError("Buffer has been closed")
         return self._ptr
 
     @classmethod
-    def from_handle(cls, ptr, size_t size, mr=None) -> Buffer:
-        """Wrap existing memory at ``ptr`` of ``size`` bytes. With ``mr`` None the Buffer owns
-        nothing; otherwise it is given back through ``mr.deallocate`` when closed."""
+    def _init(cls, ptr, size_t size, mr=None, ipc_descriptor=None, owner=None, *, stream=None) -> Buffer:
+        """A ``cls`` over ``size`` bytes at ``ptr``; see ``from_handle``."""
         if mr is not None and not isinstance(mr, MemoryResource):
             raise TypeError(f"mr must be a MemoryResource or None, got {type(mr).__name__}")
-        return new_buffer(cls, pointer_value(ptr), size, mr, None)
+        if mr is not None and owner is not None:
+            raise ValueError("mr and owner cannot be both specified together: mr frees the memory, "
+                             "owner keeps someone else's alive")
+        if ipc_descriptor is not None:
+            raise NotImplementedError("buffers imported through IPC descriptors are not supported by this cuda.core yet")
+        cdef Stream ordered = None
+        if stream is not None:
+            ordered = as_stream(stream)
+        elif mr is not None and mr.is_device_accessible:
+            ordered = default_stream_object()
+        cdef Buffer buffer = new_buffer(cls, pointer_value(ptr), size, mr, ordered)
+        buffer._owner = owner
+        return buffer
+
+    @staticmethod
+    def from_handle(ptr, size_t size, mr=None, owner=None, *, stream=None) -> Buffer:
+        """A Buffer over ``size`` bytes at ``ptr`` (an int or driver.CUdeviceptr).
+
+        With ``mr``, the Buffer owns the memory: ``mr.deallocate`` gets it back on close or
+        collection, ordered on ``stream`` (default: the default stream, recorded now; none for
+        a host-only ``mr``). With ``owner``, the Buffer keeps ``owner`` alive instead and frees
+        nothing. With neither, it is a plain reference. ``mr`` and ``owner`` exclude each other."""
+        return Buffer._init(ptr, size, mr, None, owner, stream=stream)
+
+    @classmethod
+    def from_ipc_descriptor(cls, mr, ipc_descriptor, *, stream) -> Buffer:
+        """Import a buffer another process exported (IPC): not supported by this cuda.core yet."""
+        if not getattr(mr, "is_ipc_enabled", False):
+            raise RuntimeError(_NOT_IPC_ENABLED + ": create it with ipc_enabled=True in its options")
+        raise NotImplementedError("importing buffers through IPC is not supported by this cuda.core yet")
+
+    @staticmethod
+    def _reduce_helper(mr, ipc_descriptor):
+        return Buffer.from_ipc_descriptor(mr, ipc_descriptor, stream=default_stream_object())
+
+    def __reduce__(self):
+        # Only an IPC export can travel: the descriptor says why not otherwise.
+        return (Buffer._reduce_helper, (self.memory_resource, self.ipc_descriptor))
 
     @property
-    def handle(self) -> int:
-        """The address of the memory, as an int."""
-        return <uintptr_t>self._live_ptr()
-
-    @property
-    def size(self) -> int:
-        """The size in bytes."""
+    def ipc_descriptor(self):
+        """The descriptor that shares this buffer with other processes (IPC-enabled pools)."""
         self._live_ptr()
-        return self._size
-
-    @property
-    def memory_resource(self) -> MemoryResource | None:
-        """The resource this memory came from and goes back to; None for a wrapped handle."""
-        self._live_ptr()
-        return self._memory_resource
-
-    @property
-    def device_id(self) -> int:
-        """The device the memory lives on; -1 when it is not bound to one device."""
-        cdef cydriver.CUdeviceptr ptr = self._live_ptr()
-        if self._memory_resource is not None:
-            return self._memory_resource.device_id
-        return _pointer_device_id(ptr)
-
-    @property
-    def is_device_accessible(self) -> bool:
-        """Whether kernels can read and write this memory."""
-        cdef cydriver.CUdeviceptr ptr = self._live_ptr()
-        if self._memory_resource is not None:
-            return bool(self._memory_resource.is_device_accessible)
-        return _pointer_device_type(ptr) != kDLCPU
-
-    @property
-    def is_host_accessible(self) -> bool:
-        """Whether the host (CPU) can read and write this memory."""
-        cdef cydriver.CUdeviceptr ptr = self._live_ptr()
-        if self._memory_resource is not None:
-            return bool(self._memory_resource.is_host_accessible)
-        return _pointer_device_type(ptr) != kDLCUDA
-
-    def copy_to(self, dst=None, *, stream) -> Buffer:
-        """Copy these bytes into ``dst`` (a new Buffer from this Buffer's resource when None),
-        ordered on ``stream``; returns ``dst``."""
-        self._live_ptr()
-        if dst is not None:
-            if not isinstance(dst, Buffer):
-                raise TypeError(f"dst must be a Buffer or None, got {type(dst).__name__}")
-            _check_same_size(self, dst)
-        require_context(0)
-        cdef Stream ordered = required_stream(stream)
-        if dst is None:
-            if self._memory_resource is None:
-                raise ValueError("this Buffer has no memory resource to allocate a destination from: pass dst")
-            dst = self._memory_resource.allocate(self._size, ordered)
-            if not isinstance(dst, Buffer):
-                raise TypeError(f"{type(self._memory_resource).__name__}.allocate returned "
-                                f"{type(dst).__name__}, not a Buffer")
-            _check_same_size(self, dst)
-        _copy(dst, self, ordered)
-        return dst
-
-    def copy_from(self, src, *, stream) -> None:
-        """Copy the bytes of ``src`` (of the same size) into this Buffer, ordered on ``stream``."""
-        self._live_ptr()
-        if not isinstance(src, Buffer):
-            raise TypeError(f"src must be a Buffer, got {type(src).__name__}")
-        _check_same_size(src, self)
-        require_context(0)
-        _copy(self, src, required_stream(stream))
+        if not getattr(self._memory_resource, "is_ipc_enabled", False):
+            raise RuntimeError(_NOT_IPC_ENABLED + ": its buffers cannot be shared with other processes")
+        raise NotImplementedError("exporting buffers through IPC is not supported by this cuda.core yet")
 
     def close(self, stream=None) -> None:
-        """Give the memory back to its resource, ordered on ``stream`` (None: the stream it was
-        allocated on); a second close does nothing."""
+        """Give the memory back to its resource, ordered on ``stream`` (None: the buffer's
+        deallocation stream). A second close does nothing."""
         if self._closed:
             return
         cdef Stream ordered = self._dealloc_stream
-        if stream is not None and self._memory_resource is not None:
-            ensure_driver()
+        if stream is not None:
             ordered = as_stream(stream)
         _release(self, ordered)
+
+    def set_deallocation_stream(self, stream) -> None:
+        """Order the eventual deallocation on ``stream`` instead. Nothing is synchronized: the
+        work that uses the buffer must be ordered before it on ``stream``."""
+        self._live_ptr()
+        self._dealloc_stream = required_stream(stream)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        self.close()
 
     def __dealloc__(self):
         if self._closed or self._memory_resource is None:
@@ -250,122 +339,231 @@ cdef class Buffer:
         try:
             _release(self, self._dealloc_stream)
         except Exception:
-            # At interpreter exit the driver may be gone: nothing useful can be done here.
+            # At interpreter exit the driver may be gone, and a resource's error has nowhere to go.
             pass
+
+    def copy_to(self, dst=None, *, stream, options=None) -> Buffer:
+        """Copy these bytes into ``dst`` (None: a new buffer from this buffer's resource),
+        ordered on ``stream``; returns ``dst``."""
+        _refuse_copy_options(options)
+        self._live_ptr()
+        if dst is not None:
+            if not isinstance(dst, Buffer):
+                raise TypeError(f"dst must be a Buffer or None, got {type(dst).__name__}")
+            _check_copy(self, dst)
+        cdef Stream ordered = required_stream(stream)
+        if dst is None:
+            if self._memory_resource is None:
+                raise ValueError("this Buffer has no memory resource to allocate the destination from: pass dst")
+            dst = self._memory_resource.allocate(self._size, stream=ordered)
+            if not isinstance(dst, Buffer):
+                raise TypeError(f"{type(self._memory_resource).__name__}.allocate returned "
+                                f"{type(dst).__name__}, not a Buffer")
+            _check_copy(self, dst)
+        _copy(dst, self, ordered)
+        return dst
+
+    def copy_from(self, src, *, stream, options=None) -> None:
+        """Copy the bytes of ``src`` (a Buffer of the same size) into this one, ordered on ``stream``."""
+        _refuse_copy_options(options)
+        self._live_ptr()
+        if not isinstance(src, Buffer):
+            raise TypeError(f"src must be a Buffer, got {type(src).__name__}")
+        _check_copy(src, self)
+        _copy(self, src, required_stream(stream))
+
+    def fill(self, value, *, stream) -> None:
+        """Fill the buffer with ``value`` repeated, ordered on ``stream``: an int in [0, 256) is
+        one byte; a buffer-protocol object of 1, 2 or 4 bytes (e.g. numpy.uint16(x),
+        numpy.float32(x)) is that byte pattern, and the size must be a multiple of its width."""
+        cdef cydriver.CUdeviceptr ptr = self._live_ptr()
+        cdef unsigned int pattern
+        cdef size_t width
+        if isinstance(value, int):
+            if not 0 <= value < 256:
+                raise OverflowError(f"an int fill value is one byte, in [0, 256): got {value}")
+            pattern = value
+            width = 1
+        else:
+            try:
+                view = memoryview(value)
+            except TypeError:
+                raise TypeError(f"fill value must be an int or support the buffer protocol, "
+                                f"got {type(value).__name__}") from None
+            width = view.nbytes
+            if width not in (1, 2, 4):
+                raise ValueError(f"a fill pattern is 1, 2 or 4 bytes long, got {width}")
+            pattern = int.from_bytes(view.tobytes(), sys.byteorder)
+        if self._size % width:
+            raise ValueError(f"buffer size {self._size} is not a multiple of the {width}-byte fill pattern")
+        cdef size_t count = self._size // width
+        cdef cydriver.CUstream handle = required_stream(stream)._live_handle()
+        if count == 0:
+            return
+        ensure_driver()
+        with nogil:
+            if width == 1:
+                HANDLE_RETURN(cydriver.cuMemsetD8Async(ptr, <unsigned char>pattern, count, handle))
+            elif width == 2:
+                HANDLE_RETURN(cydriver.cuMemsetD16Async(ptr, <unsigned short>pattern, count, handle))
+            else:
+                HANDLE_RETURN(cydriver.cuMemsetD32Async(ptr, pattern, count, handle))
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """The bytes as a 1-D int8 DLPack tensor of ``size`` elements, never a copy.
+
+        ``max_version`` >= (1, 0) gets a versioned capsule, else a legacy one. A Buffer holds
+        no pending work of its own, so ``stream`` needs no synchronization."""
+        self._live_ptr()
+        if dl_device is not None:
+            raise BufferError("Sorry, not supported: dl_device other than None")
+        if copy is True:
+            raise BufferError("Sorry, not supported: copy=True")
+        cdef bint versioned = False
+        if max_version is not None:
+            if not (isinstance(max_version, tuple) and len(max_version) == 2):
+                raise BufferError(f"Expected max_version tuple[int, int], got {max_version}")
+            versioned = max_version[0] >= 1
+        device_type, device_id = _dlpack_device(self)
+        return export_bytes(self, <void*><uintptr_t>self._ptr, self._size, versioned, device_type, device_id)
 
     def __dlpack_device__(self) -> tuple[int, int]:
         """(DLPack device type, device id): kDLCUDA for device memory, kDLCUDAHost for pinned,
-        kDLCUDAManaged for managed, kDLCPU for memory only the host can reach."""
-        self._live_ptr()
-        cdef int device_type = _dlpack_device_type(self)
-        return (device_type, self.device_id if device_type == kDLCUDA else 0)
+        kDLCUDAManaged for managed and kDLCPU for memory only the host reaches."""
+        return _dlpack_device(self)
 
-    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        """Export the bytes as a 1-D int8 DLPack tensor of length ``size``, without a copy.
+    def __getbuffer__(self, Py_buffer* view, int flags):
+        _fill_host_view(self, view, flags, self)
 
-        ``max_version`` >= (1, 0) gets a versioned capsule, else a legacy one. A Buffer holds
-        no pending work of its own, so ``stream`` needs no synchronization and is accepted
-        as is. Pinned or managed memory is exported as kDLCPU when ``dl_device`` asks for it."""
+    def __releasebuffer__(self, Py_buffer* view):
+        pass
+
+    def __buffer__(self, int flags, /) -> memoryview:
+        """A writable memoryview of host-accessible memory (the buffer protocol)."""
+        # Through a separate exporter: a Python subclass (ManagedBuffer) gets its buffer slot
+        # from this method on Python 3.12+, so memoryview(self) here would call it again.
+        cdef _HostBytes exporter = _HostBytes.__new__(_HostBytes)
+        exporter._buffer = self
+        return memoryview(exporter)
+
+    def __release_buffer__(self, buffer: memoryview, /) -> None:
+        """Release a view made by ``__buffer__``."""
+        buffer.release()
+
+    @property
+    def device_id(self) -> int:
+        """The device the memory belongs to: its resource's, else the driver's answer (-1 for
+        memory the driver does not know)."""
         self._live_ptr()
-        if copy:
-            raise BufferError("copy=True is not supported: a Buffer exports its own memory, never a copy")
-        device_type, device_id = self.__dlpack_device__()
-        if dl_device is not None and tuple(dl_device) != (device_type, device_id):
-            if tuple(dl_device) == (kDLCPU, 0) and device_type in (kDLCUDAHost, kDLCUDAManaged):
-                device_type, device_id = kDLCPU, 0
-            else:
-                raise BufferError(f"this Buffer lives on DLPack device {(device_type, device_id)} and "
-                                  f"cannot be exported to {tuple(dl_device)} without a copy")
-        versioned = max_version is not None and tuple(max_version)[0] >= 1
-        return export_bytes(self, <void*><uintptr_t>self._ptr, self._size, versioned, device_type, device_id)
+        if self._memory_resource is not None:
+            return self._memory_resource.device_id
+        _ask_driver(self)
+        return self._kind.device_ordinal
+
+    @property
+    def handle(self) -> int:
+        """The address of the memory, as an int; 0 once the buffer is closed."""
+        return <uintptr_t>self._ptr
+
+    @property
+    def is_closed(self) -> bool:
+        """Whether the buffer was closed (its memory given back)."""
+        return self._closed
+
+    @property
+    def is_device_accessible(self) -> bool:
+        """Whether GPU kernels can reach the memory."""
+        self._live_ptr()
+        return _is_device_accessible(self)
+
+    @property
+    def is_host_accessible(self) -> bool:
+        """Whether the CPU can reach the memory."""
+        self._live_ptr()
+        return _is_host_accessible(self)
+
+    @property
+    def is_managed(self) -> bool:
+        """Whether the memory is CUDA managed (unified) memory."""
+        self._live_ptr()
+        return buffer_is_managed(self)
+
+    @property
+    def is_mapped(self) -> bool:
+        """Whether the buffer was imported from another process (IPC): never, in this cuda.core."""
+        return False
+
+    @property
+    def memory_resource(self) -> MemoryResource:
+        """The resource the memory goes back to; None without one and once closed."""
+        return self._memory_resource
+
+    @property
+    def size(self) -> int:
+        """The size in bytes; 0 once closed."""
+        return self._size
+
+    @property
+    def owner(self) -> object:
+        """The object kept alive for ``Buffer.from_handle(..., owner=...)``; None otherwise."""
+        return self._owner
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Buffer):
+            return NotImplemented
+        return self._ptr == (<Buffer>other)._ptr and self._size == (<Buffer>other)._size
+
+    def __hash__(self) -> int:
+        return hash((Buffer, <uintptr_t>self._ptr, self._size))
 
     def __repr__(self) -> str:
-        if self._closed:
-            return f"<{type(self).__name__} closed>"
-        return f"<{type(self).__name__} of {self._size} bytes at {hex(<uintptr_t>self._ptr)}>"
-
-
-cdef int _check_same_size(Buffer src, Buffer dst) except -1:
-    src._live_ptr()
-    dst._live_ptr()
-    if src._size != dst._size:
-        raise ValueError(f"buffer sizes differ: cannot copy {src._size} bytes into a buffer of {dst._size}")
-    return 0
+        return f"<{type(self).__name__} ptr={hex(<uintptr_t>self._ptr)} size={self._size}>"
 
 
 # ---------------------------------------------------------------------------------------------
-# The MemoryResource interface, and the base of the host-visible resources
+# The MemoryResource interface
 
 cdef class MemoryResource:
     """The interface of memory resources: subclass it and define ``allocate``, ``deallocate``
-    and the ``is_device_accessible``, ``is_host_accessible`` and ``device_id`` properties.
+    and the ``is_device_accessible``, ``is_host_accessible`` and ``device_id`` properties
+    (``is_managed`` is False unless overridden).
 
-    A subclass's ``allocate`` makes its Buffers with ``Buffer.from_handle(ptr, size, mr=self)``;
-    each Buffer then calls ``deallocate(ptr, size, stream)`` exactly once."""
+    ``allocate`` makes its Buffers with ``Buffer.from_handle(ptr, size, mr=self)``; each such
+    Buffer calls ``deallocate(ptr, size, stream=...)`` exactly once."""
 
     def __cinit__(self, *args, **kwargs):
         if type(self) is MemoryResource:
             raise TypeError("MemoryResource is abstract: subclass it and define allocate, deallocate, "
                             "is_device_accessible, is_host_accessible and device_id")
 
-    def allocate(self, size_t size, stream=None) -> Buffer:
-        """A Buffer of ``size`` bytes, allocated in the order of ``stream``."""
-        raise NotImplementedError(f"{type(self).__name__} does not define allocate(size, stream=None)")
+    cdef int _deallocate(self, cydriver.CUdeviceptr ptr, size_t size, Stream stream) except -1:
+        self.deallocate(<uintptr_t>ptr, size, stream=stream)
+        return 0
 
-    def deallocate(self, ptr, size_t size, stream=None) -> None:
+    def allocate(self, size, *, stream) -> Buffer:
+        """A Buffer of ``size`` bytes, allocated in the order of ``stream``."""
+        raise NotImplementedError(f"{type(self).__name__} does not define allocate(size, *, stream)")
+
+    def deallocate(self, ptr, size, *, stream) -> None:
         """Give back the ``size`` bytes at ``ptr``, in the order of ``stream``."""
-        raise NotImplementedError(f"{type(self).__name__} does not define deallocate(ptr, size, stream=None)")
+        raise NotImplementedError(f"{type(self).__name__} does not define deallocate(ptr, size, *, stream)")
 
     @property
     def is_device_accessible(self) -> bool:
+        """Whether its buffers are reachable from GPU kernels."""
         raise NotImplementedError(f"{type(self).__name__} does not define is_device_accessible")
 
     @property
     def is_host_accessible(self) -> bool:
+        """Whether its buffers are reachable from the CPU."""
         raise NotImplementedError(f"{type(self).__name__} does not define is_host_accessible")
 
     @property
+    def is_managed(self) -> bool:
+        """Whether its buffers are CUDA managed (unified) memory: False unless overridden."""
+        return False
+
+    @property
     def device_id(self) -> int:
+        """The device its memory belongs to, or -1 for none."""
         raise NotImplementedError(f"{type(self).__name__} does not define device_id")
-
-
-cdef int _sync_stream(object stream) except -1:
-    """Wait for ``stream`` (nothing for None): memory freed unordered must be idle first."""
-    cdef cydriver.CUstream handle = stream_handle(optional_stream(stream))
-    if handle != NULL:
-        with nogil:
-            HANDLE_RETURN(cydriver.cuStreamSynchronize(handle))
-    return 0
-
-
-cdef class HostVisibleResource(MemoryResource):
-    """What pinned and managed memory share: reachable from the host and every device, bound
-    to no device (device_id -1), freed unordered once the Buffer's stream (if any) is idle."""
-
-    cdef int _free(self, cydriver.CUdeviceptr address) except -1:
-        raise NotImplementedError
-
-    def deallocate(self, ptr, size_t size, stream=None) -> None:
-        """Wait for ``stream`` (if any), then free ``ptr``."""
-        cdef cydriver.CUdeviceptr address = pointer_value(ptr)
-        if address == 0:
-            return
-        require_context(0)
-        _sync_stream(stream)
-        self._free(address)
-
-    @property
-    def device_id(self) -> int:
-        """-1: this memory is not bound to one device."""
-        return -1
-
-    @property
-    def is_device_accessible(self) -> bool:
-        return True
-
-    @property
-    def is_host_accessible(self) -> bool:
-        return True
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__}>"

@@ -1,79 +1,168 @@
-"""cuda.core DeviceMemoryResource: device memory from a device's stream-ordered memory pool."""
+"""cuda.core DeviceMemoryResource: device memory from a stream-ordered memory pool, the device's
+current pool or one the resource creates (DeviceMemoryResourceOptions)."""
+
+from dataclasses import dataclass
 
 cimport cuda.bindings.cydriver as cydriver
+from libc.stdlib cimport free, malloc
 
-from cuda.core._memory._buffer cimport (Buffer, MemoryResource, new_buffer, optional_stream, pointer_value,
-                                        require_context, stream_handle)
-from cuda.core._stream cimport Stream
-from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, device_count
+from cuda.core._memory._memory_pool cimport _MemPool, checked_max_size, device_ordinal, options_of, pool_create, pool_use
+from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, device_count, ensure_driver
 
-__all__ = ['DeviceMemoryResource']
+from cuda.core._memory import _peer_access_utils
 
-
-cdef int _device_ordinal(object device) except -1:
-    """The ordinal of a Device or an int, checked against the driver's device count."""
-    if isinstance(device, int) and not isinstance(device, bool):
-        ordinal = device
-    elif hasattr(device, "device_id"):
-        ordinal = device.device_id
-    else:
-        raise TypeError(f"device_id must be a Device or an int, got {type(device).__name__}")
-    count = device_count()
-    if not 0 <= ordinal < count:
-        raise ValueError(f"device_id must be in [0, {count}), got {ordinal}")
-    return ordinal
+__all__ = ['DeviceMemoryResource', 'DeviceMemoryResourceOptions']
 
 
-cdef class DeviceMemoryResource(MemoryResource):
-    """Device memory from the device's default stream-ordered memory pool
-    (cuMemAllocFromPoolAsync / cuMemFreeAsync). ``stream=None`` orders on the legacy default stream."""
+@dataclass
+class DeviceMemoryResourceOptions:
+    """How ``DeviceMemoryResource`` creates a pool of its own.
 
-    cdef int _device_id
-    cdef cydriver.CUmemoryPool _pool
+    ipc_enabled : the pool can be shared with other processes (POSIX file descriptors).
+    max_size : the pool's maximum size in bytes; 0 lets the driver choose.
+    """
+
+    ipc_enabled: bool = False
+    max_size: int = 0
+
+
+cdef str _access_of(cydriver.CUmemoryPool pool, int device):
+    cdef cydriver.CUmemLocation location
+    cdef cydriver.CUmemAccess_flags flags = cydriver.CU_MEM_ACCESS_FLAGS_PROT_NONE
+    location.type = cydriver.CU_MEM_LOCATION_TYPE_DEVICE
+    location.id = device
+    with nogil:
+        HANDLE_RETURN(cydriver.cuMemPoolGetAccess(&flags, pool, &location))
+    if flags == cydriver.CU_MEM_ACCESS_FLAGS_PROT_READWRITE:
+        return "rw"
+    if flags == cydriver.CU_MEM_ACCESS_FLAGS_PROT_READ:
+        return "r"
+    return ""
+
+
+cdef class DeviceMemoryResource(_MemPool):
+    """Device memory from a stream-ordered memory pool of one device.
+
+    With ``options`` None the resource uses the driver's current pool of the device (its
+    default pool unless someone set another) and does not own it: ``close`` does nothing.
+    With ``DeviceMemoryResourceOptions`` (or a dict of its fields) it creates a pool of its
+    own, destroyed once the resource is closed and its buffers are freed.
+
+    ``peer_accessible_by`` is the live set of other devices that may access the pool's memory.
+    Sharing pools with other processes (IPC) is not supported by this cuda.core yet."""
 
     def __init__(self, device_id, options=None):
-        if options is not None:
-            raise NotImplementedError("DeviceMemoryResource options (a new memory pool owned by the "
-                                      "resource) are not supported: pass options=None for the default pool")
-        cdef int ordinal = _device_ordinal(device_id)
+        cdef int ordinal = device_ordinal(device_id)
+        opts = options_of(DeviceMemoryResourceOptions, options)
         cdef cydriver.CUmemoryPool pool = NULL
-        with nogil:
-            HANDLE_RETURN(cydriver.cuDeviceGetDefaultMemPool(&pool, ordinal))
-        self._device_id = ordinal
-        self._pool = pool
-
-    def allocate(self, size_t size, stream=None) -> Buffer:
-        """``size`` bytes of device memory, usable in the order of ``stream`` and freed on it."""
-        require_context(self._device_id)
-        cdef Stream ordered = optional_stream(stream)
-        cdef cydriver.CUstream handle = stream_handle(ordered)
-        cdef cydriver.CUdeviceptr ptr = 0
-        if size:
+        self._dev_id = ordinal
+        if opts is None:
             with nogil:
-                HANDLE_RETURN(cydriver.cuMemAllocFromPoolAsync(&ptr, size, self._pool, handle))
-        return new_buffer(Buffer, ptr, size, self, ordered)
+                HANDLE_RETURN(cydriver.cuDeviceGetMemPool(&pool, ordinal))
+            pool_use(self, pool)
+        else:
+            pool_create(self, cydriver.CU_MEM_LOCATION_TYPE_DEVICE, ordinal, cydriver.CU_MEM_ALLOCATION_TYPE_PINNED,
+                        bool(opts.ipc_enabled), checked_max_size(opts.max_size))
 
-    def deallocate(self, ptr, size_t size, stream=None) -> None:
-        """Free ``ptr`` back to the pool in the order of ``stream``."""
-        cdef cydriver.CUdeviceptr address = pointer_value(ptr)
-        if address == 0:
-            return
-        require_context(self._device_id)
-        cdef cydriver.CUstream handle = stream_handle(optional_stream(stream))
-        with nogil:
-            HANDLE_RETURN(cydriver.cuMemFreeAsync(address, handle))
+    def __reduce__(self):
+        raise NotImplementedError("DeviceMemoryResource travels between processes through IPC, which this "
+                                  "cuda.core does not support yet")
+
+    @staticmethod
+    def from_registry(uuid) -> DeviceMemoryResource:
+        """The mapped resource registered under ``uuid`` (IPC): not supported by this cuda.core yet."""
+        raise NotImplementedError("mapped memory resources (IPC) are not supported by this cuda.core yet")
+
+    def register(self, uuid) -> DeviceMemoryResource:
+        """Register a mapped resource (IPC): not supported by this cuda.core yet."""
+        raise NotImplementedError("mapped memory resources (IPC) are not supported by this cuda.core yet")
+
+    @classmethod
+    def from_allocation_handle(cls, device_id, alloc_handle) -> DeviceMemoryResource:
+        """Import another process's pool (IPC): not supported by this cuda.core yet."""
+        raise NotImplementedError("importing memory pools (IPC) is not supported by this cuda.core yet")
+
+    @property
+    def allocation_handle(self):
+        """The shareable handle of an IPC-enabled pool: not supported by this cuda.core yet."""
+        self._live_pool()
+        if not self._ipc_enabled:
+            raise RuntimeError("Memory resource is not IPC-enabled: create it with "
+                               "DeviceMemoryResourceOptions(ipc_enabled=True)")
+        raise NotImplementedError("exporting memory pools (IPC) is not supported by this cuda.core yet")
 
     @property
     def device_id(self) -> int:
-        return self._device_id
+        """The device whose memory this is."""
+        return self._dev_id
+
+    @property
+    def peer_accessible_by(self):
+        """The live set of other devices granted access to the pool's memory (read from the
+        driver at each use). Assign an iterable of Devices or ordinals to replace it, or
+        ``add``/``discard`` one; the owning device is never listed and is ignored if given."""
+        self._live_pool()
+        return _peer_access_utils.PeerAccessibleBySetProxy(self)
+
+    @peer_accessible_by.setter
+    def peer_accessible_by(self, devices) -> None:
+        self._live_pool()
+        _peer_access_utils.replace_peer_accessible_by(self, devices)
+
+    def _peer_ids(self) -> tuple:
+        """The ordinals of the other devices that can access the pool now, ascending."""
+        cdef cydriver.CUmemoryPool pool = self._live_pool()
+        return tuple(device for device in range(device_count())
+                     if device != self._dev_id and _access_of(pool, device))
+
+    def _can_access_peer(self, int peer) -> bool:
+        """Whether device ``peer`` can access this device's memory at all (cuDeviceCanAccessPeer)."""
+        cdef int answer = 0
+        with nogil:
+            HANDLE_RETURN(cydriver.cuDeviceCanAccessPeer(&answer, peer, self._dev_id))
+        return answer != 0
+
+    def _set_peer_access(self, to_add, to_remove) -> None:
+        """Grant read-write access to the devices ``to_add`` and revoke it from ``to_remove``,
+        in one cuMemPoolSetAccess (each change remaps every allocation of the pool)."""
+        cdef cydriver.CUmemoryPool pool = self._live_pool()
+        changes = [(device, True) for device in to_add] + [(device, False) for device in to_remove]
+        cdef size_t count = len(changes)
+        if count == 0:
+            return
+        cdef cydriver.CUmemAccessDesc* descriptors = <cydriver.CUmemAccessDesc*>malloc(
+            count * sizeof(cydriver.CUmemAccessDesc))
+        if descriptors == NULL:
+            raise MemoryError("no host memory left for the peer-access descriptors")
+        try:
+            for i, (device, granted) in enumerate(changes):
+                descriptors[i].location.type = cydriver.CU_MEM_LOCATION_TYPE_DEVICE
+                descriptors[i].location.id = device
+                descriptors[i].flags = (cydriver.CU_MEM_ACCESS_FLAGS_PROT_READWRITE if granted
+                                        else cydriver.CU_MEM_ACCESS_FLAGS_PROT_NONE)
+            with nogil:
+                HANDLE_RETURN(cydriver.cuMemPoolSetAccess(pool, descriptors, count))
+        finally:
+            free(descriptors)
 
     @property
     def is_device_accessible(self) -> bool:
+        """True: kernels on the device (and its granted peers) reach this memory."""
         return True
 
     @property
     def is_host_accessible(self) -> bool:
+        """False: device memory is not reachable from the host."""
         return False
 
     def __repr__(self) -> str:
-        return f"<DeviceMemoryResource of device {self._device_id}>"
+        owned = "own pool" if self._owned else "current pool"
+        return f"<DeviceMemoryResource device={self._dev_id} ({owned})>"
+
+
+def DMR_mempool_get_access(dmr: DeviceMemoryResource, device_id) -> str:
+    """The access ``device_id`` (an ordinal or a Device) has to ``dmr``'s pool, from
+    cuMemPoolGetAccess: "rw" read-write, "r" read-only, "" none."""
+    ordinal = device_id.device_id if hasattr(device_id, "device_id") else device_id
+    ensure_driver()
+    return _access_of((<DeviceMemoryResource?>dmr)._live_pool(), ordinal)

@@ -1,3 +1,6 @@
-"""cuda.core.utils: strided memory views, batched copies and the program cache (not built yet)."""
+"""cuda.core.utils: helpers beside the core objects. So far the batched managed-memory
+operations; strided memory views, batched copies and the program cache come later."""
 
-__all__: list[str] = []
+from cuda.core._memory._managed_memory_ops import discard_batch, discard_prefetch_batch, prefetch_batch
+
+__all__: list[str] = ["discard_batch", "discard_prefetch_batch", "prefetch_batch"]

@@ -14,21 +14,114 @@ cdef inline cydriver.CUresult compat_event_elapsed_time(
     return cydriver.cuEventElapsedTime_v2(milliseconds, start, end)
 
 
+
+# ---- Memory (cuda.core._memory): pools, managed-memory locations and batches ----
+
+# Which of the CUDA 13 memory APIs this major has: the current pool of a host or managed
+# location (cuMemGetMemPool), managed memory pools, and the batched discard operations.
+cdef enum:
+    COMPAT_HAS_LOCATION_POOLS = 0
+    COMPAT_HAS_MANAGED_POOLS = 0
+    COMPAT_HAS_MEM_DISCARD = 0
+
+
+cdef inline cydriver.CUmemAllocationType compat_managed_allocation_type() noexcept nogil:
+    # CUDA 12 has no managed pools: CU_MEM_ALLOCATION_TYPE_INVALID (callers check
+    # COMPAT_HAS_MANAGED_POOLS first).
+    return cydriver.CU_MEM_ALLOCATION_TYPE_INVALID
+
+
+cdef inline cydriver.CUresult compat_mem_get_mem_pool(
+        cydriver.CUmemoryPool* pool, cydriver.CUmemLocation* location,
+        cydriver.CUmemAllocationType allocation_type) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # CUDA 12 names only a device's current pool (cuDeviceGetMemPool); callers check
+    # COMPAT_HAS_LOCATION_POOLS before asking for a host or managed one.
+    if location.type == cydriver.CU_MEM_LOCATION_TYPE_DEVICE and allocation_type == cydriver.CU_MEM_ALLOCATION_TYPE_PINNED:
+        return cydriver.cuDeviceGetMemPool(pool, location.id)
+    return cydriver.CUDA_ERROR_NOT_SUPPORTED
+
+
 cdef inline cydriver.CUresult compat_mem_prefetch(
-        cydriver.CUdeviceptr ptr, size_t size, int device_ordinal,
+        cydriver.CUdeviceptr ptr, size_t size, cydriver.CUmemLocation location,
         cydriver.CUstream stream) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
-    # CUDA 12 names the destination by device ordinal, CU_DEVICE_CPU (-1) for the host.
-    # A negative device_ordinal means the host on both majors.
-    cdef cydriver.CUdevice destination = device_ordinal if device_ordinal >= 0 else cydriver.CU_DEVICE_CPU
-    return cydriver.cuMemPrefetchAsync(ptr, size, destination, stream)
+    # CUDA 12's cuMemPrefetchAsync names a device ordinal (CU_DEVICE_CPU: the host) and works
+    # on every 12.x driver; a host NUMA node needs the location-based _v2 (12.2+ drivers).
+    if location.type == cydriver.CU_MEM_LOCATION_TYPE_DEVICE:
+        return cydriver.cuMemPrefetchAsync(ptr, size, location.id, stream)
+    if location.type == cydriver.CU_MEM_LOCATION_TYPE_HOST:
+        return cydriver.cuMemPrefetchAsync(ptr, size, cydriver.CU_DEVICE_CPU, stream)
+    return cydriver.cuMemPrefetchAsync_v2(ptr, size, location, 0, stream)
 
 
 cdef inline cydriver.CUresult compat_mem_advise(
         cydriver.CUdeviceptr ptr, size_t size, cydriver.CUmem_advise advice,
-        int device_ordinal) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
-    # CUDA 12 names the advised location by device ordinal, CU_DEVICE_CPU (-1) for the host.
-    cdef cydriver.CUdevice location = device_ordinal if device_ordinal >= 0 else cydriver.CU_DEVICE_CPU
-    return cydriver.cuMemAdvise(ptr, size, advice, location)
+        cydriver.CUmemLocation location) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # As compat_mem_prefetch: device ordinals for devices and the host, _v2 for NUMA nodes.
+    if location.type == cydriver.CU_MEM_LOCATION_TYPE_DEVICE:
+        return cydriver.cuMemAdvise(ptr, size, advice, location.id)
+    if location.type == cydriver.CU_MEM_LOCATION_TYPE_HOST:
+        return cydriver.cuMemAdvise(ptr, size, advice, cydriver.CU_DEVICE_CPU)
+    return cydriver.cuMemAdvise_v2(ptr, size, advice, location)
+
+
+cdef inline cydriver.CUresult compat_mem_preferred_location(
+        cydriver.CUmemLocation* location, cydriver.CUdeviceptr ptr,
+        size_t size) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # The typed range attributes (_TYPE, _ID) exist from 12.2 drivers on; an older driver
+    # refuses them, and its device-ordinal attribute is read instead (-1 host, -2 none).
+    cdef int ordinal = cydriver.CU_DEVICE_INVALID
+    cdef cydriver.CUresult result = cydriver.cuMemRangeGetAttribute(
+        &location.type, sizeof(cydriver.CUmemLocationType),
+        cydriver.CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE, ptr, size)
+    if result == cydriver.CUDA_SUCCESS:
+        location.id = 0
+        return cydriver.cuMemRangeGetAttribute(
+            &location.id, sizeof(int), cydriver.CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID, ptr, size)
+    if result != cydriver.CUDA_ERROR_INVALID_VALUE:
+        return result
+    result = cydriver.cuMemRangeGetAttribute(
+        &ordinal, sizeof(int), cydriver.CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, ptr, size)
+    location.id = ordinal if ordinal >= 0 else 0
+    if ordinal >= 0:
+        location.type = cydriver.CU_MEM_LOCATION_TYPE_DEVICE
+    elif ordinal == cydriver.CU_DEVICE_CPU:
+        location.type = cydriver.CU_MEM_LOCATION_TYPE_HOST
+    else:
+        location.type = cydriver.CU_MEM_LOCATION_TYPE_INVALID
+    return result
+
+
+cdef inline cydriver.CUresult compat_mem_prefetch_batch(
+        cydriver.CUdeviceptr* ptrs, size_t* sizes, size_t count, cydriver.CUmemLocation* locations,
+        size_t* location_starts, size_t location_count,
+        cydriver.CUstream stream) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # CUDA 12 has no batched prefetch: one cuMemPrefetchAsync per range, in order, each to
+    # the location whose run (location_starts, as cuMemPrefetchBatchAsync reads them) covers it.
+    cdef size_t i
+    cdef size_t k = 0
+    cdef cydriver.CUresult result
+    for i in range(count):
+        while k + 1 < location_count and location_starts[k + 1] <= i:
+            k += 1
+        result = compat_mem_prefetch(ptrs[i], sizes[i], locations[k], stream)
+        if result != cydriver.CUDA_SUCCESS:
+            return result
+    return cydriver.CUDA_SUCCESS
+
+
+cdef inline cydriver.CUresult compat_mem_discard_batch(
+        cydriver.CUdeviceptr* ptrs, size_t* sizes, size_t count,
+        cydriver.CUstream stream) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # CUDA 12 cannot discard managed memory (callers check COMPAT_HAS_MEM_DISCARD first).
+    return cydriver.CUDA_ERROR_NOT_SUPPORTED
+
+
+cdef inline cydriver.CUresult compat_mem_discard_prefetch_batch(
+        cydriver.CUdeviceptr* ptrs, size_t* sizes, size_t count, cydriver.CUmemLocation* locations,
+        size_t* location_starts, size_t location_count,
+        cydriver.CUstream stream) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # As compat_mem_discard_batch.
+    return cydriver.CUDA_ERROR_NOT_SUPPORTED
 
 
 cdef inline dict compat_major_only_device_attributes():

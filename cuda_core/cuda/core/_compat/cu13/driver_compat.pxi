@@ -14,24 +14,39 @@ cdef inline cydriver.CUresult compat_event_elapsed_time(
     return cydriver.cuEventElapsedTime(milliseconds, start, end)
 
 
+
+# ---- Memory (cuda.core._memory): pools, managed-memory locations and batches ----
+
+# Which of the CUDA 13 memory APIs this major has: the current pool of a host or managed
+# location (cuMemGetMemPool), managed memory pools, and the batched discard operations.
+cdef enum:
+    COMPAT_HAS_LOCATION_POOLS = 1
+    COMPAT_HAS_MANAGED_POOLS = 1
+    COMPAT_HAS_MEM_DISCARD = 1
+
+
+cdef inline cydriver.CUmemAllocationType compat_managed_allocation_type() noexcept nogil:
+    return cydriver.CU_MEM_ALLOCATION_TYPE_MANAGED
+
+
+cdef inline cydriver.CUresult compat_mem_get_mem_pool(
+        cydriver.CUmemoryPool* pool, cydriver.CUmemLocation* location,
+        cydriver.CUmemAllocationType allocation_type) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # CUDA 13 names the current pool of any location and allocation type.
+    return cydriver.cuMemGetMemPool(pool, location, allocation_type)
+
+
 cdef inline cydriver.CUresult compat_mem_prefetch(
-        cydriver.CUdeviceptr ptr, size_t size, int device_ordinal,
+        cydriver.CUdeviceptr ptr, size_t size, cydriver.CUmemLocation location,
         cydriver.CUstream stream) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
-    # CUDA 13 takes a CUmemLocation and flags (the former _v2). A negative
-    # device_ordinal means the host as a whole, as CU_DEVICE_CPU did on 12.
-    cdef cydriver.CUmemLocation location
-    location.type = cydriver.CU_MEM_LOCATION_TYPE_DEVICE if device_ordinal >= 0 else cydriver.CU_MEM_LOCATION_TYPE_HOST
-    location.id = device_ordinal if device_ordinal >= 0 else 0
+    # CUDA 13's cuMemPrefetchAsync is the former _v2: a CUmemLocation and flags.
     return cydriver.cuMemPrefetchAsync(ptr, size, location, 0, stream)
 
 
 cdef inline cydriver.CUresult compat_mem_advise(
         cydriver.CUdeviceptr ptr, size_t size, cydriver.CUmem_advise advice,
-        int device_ordinal) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
-    # CUDA 13 takes a CUmemLocation (the former _v2); a negative device_ordinal means the host.
-    cdef cydriver.CUmemLocation location
-    location.type = cydriver.CU_MEM_LOCATION_TYPE_DEVICE if device_ordinal >= 0 else cydriver.CU_MEM_LOCATION_TYPE_HOST
-    location.id = device_ordinal if device_ordinal >= 0 else 0
+        cydriver.CUmemLocation location) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # CUDA 13's cuMemAdvise is the former _v2: a CUmemLocation.
     return cydriver.cuMemAdvise(ptr, size, advice, location)
 
 
@@ -43,3 +58,39 @@ cdef inline dict compat_major_only_device_attributes():
         "host_alloc_dma_buf_supported": cydriver.CU_DEVICE_ATTRIBUTE_HOST_ALLOC_DMA_BUF_SUPPORTED,
         "only_partial_host_native_atomic_supported": cydriver.CU_DEVICE_ATTRIBUTE_ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED,
     }
+
+
+cdef inline cydriver.CUresult compat_mem_preferred_location(
+        cydriver.CUmemLocation* location, cydriver.CUdeviceptr ptr,
+        size_t size) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # Every CUDA 13 driver has the typed range attributes (_TYPE, _ID).
+    cdef cydriver.CUresult result = cydriver.cuMemRangeGetAttribute(
+        &location.type, sizeof(cydriver.CUmemLocationType),
+        cydriver.CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE, ptr, size)
+    if result != cydriver.CUDA_SUCCESS:
+        return result
+    location.id = 0
+    return cydriver.cuMemRangeGetAttribute(
+        &location.id, sizeof(int), cydriver.CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID, ptr, size)
+
+
+cdef inline cydriver.CUresult compat_mem_prefetch_batch(
+        cydriver.CUdeviceptr* ptrs, size_t* sizes, size_t count, cydriver.CUmemLocation* locations,
+        size_t* location_starts, size_t location_count,
+        cydriver.CUstream stream) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    return cydriver.cuMemPrefetchBatchAsync(ptrs, sizes, count, locations, location_starts,
+                                            location_count, 0, stream)
+
+
+cdef inline cydriver.CUresult compat_mem_discard_batch(
+        cydriver.CUdeviceptr* ptrs, size_t* sizes, size_t count,
+        cydriver.CUstream stream) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    return cydriver.cuMemDiscardBatchAsync(ptrs, sizes, count, 0, stream)
+
+
+cdef inline cydriver.CUresult compat_mem_discard_prefetch_batch(
+        cydriver.CUdeviceptr* ptrs, size_t* sizes, size_t count, cydriver.CUmemLocation* locations,
+        size_t* location_starts, size_t location_count,
+        cydriver.CUstream stream) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    return cydriver.cuMemDiscardAndPrefetchBatchAsync(ptrs, sizes, count, locations, location_starts,
+                                                      location_count, 0, stream)
