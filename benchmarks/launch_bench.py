@@ -2,8 +2,10 @@
 """Host cost of a kernel launch, a Buffer allocate/free and an event record: our cuda.core
 beside NVIDIA's cuda.core and raw cuda.bindings, measured in one run on one GPU.
 
-The kernel is empty and takes two arguments, a device pointer and an int
-(``empty(float*, int)``); it is built once by nvcc into a cubin that every side loads,
+The kernels are empty: ``empty(float*, int)`` (two arguments) and ``mixed(float*, int,
+float, double, long long, unsigned char)`` (six of mixed types, the marshalling cost);
+the launch of ``empty`` is also measured as a cluster of 2 blocks (cuLaunchKernelEx with
+a cluster attribute). They are built once by nvcc into one cubin that every side loads,
 so no NVRTC is involved and each side runs the same machine code.
 
 Each side runs in its own process, so the two cuda.core packages never share an
@@ -41,16 +43,18 @@ import tempfile
 import time
 from pathlib import Path
 
-KERNEL = 'extern "C" __global__ void empty(float* data, int n) {}\n'
+KERNELS = ('extern "C" __global__ void empty(float* data, int n) {}\n'
+           'extern "C" __global__ void mixed(float* data, int n, float x, double y, long long m, unsigned char c) {}\n')
 BATCH = 500
-METRICS = ("launch [us]", "allocate+free [us]", "event record [us]")
+METRICS = ("launch [us]", "launch, 6 mixed args [us]", "launch, cluster of 2 [us]", "allocate+free [us]",
+           "event record [us]")
 
 
 def build_cubin(work: Path, arch: str) -> Path:
-    """The empty kernel compiled by nvcc for ``arch`` (e.g. '90')."""
+    """The empty kernels compiled by nvcc for ``arch`` (e.g. '90')."""
     nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
     source = work / "empty.cu"
-    source.write_text(KERNEL)
+    source.write_text(KERNELS)
     subprocess.run([nvcc, "-cubin", f"-arch=sm_{arch}", "-o", work / "empty.cubin", source], check=True)
     return work / "empty.cubin"
 
@@ -76,6 +80,8 @@ def measure_floor(binary: Path | str, cubin: Path, batches: int) -> dict[str, fl
         return {"error": (run.stderr.strip().splitlines() or ["failed"])[-1]}
     figures = json.loads(run.stdout)
     figures["launch [us]"] = figures["launch, CUkernel [us]"]
+    figures["launch, 6 mixed args [us]"] = figures["launch, 6 mixed args, CUkernel [us]"]
+    figures["launch, cluster of 2 [us]"] = figures["launch, cluster of 2, CUkernel [us]"]
     return figures
 
 
@@ -99,15 +105,26 @@ def measure_cuda_core(cubin: Path, batches: int) -> dict[str, float]:
     device = cc.Device(0)
     device.set_current()
     stream = device.create_stream()
-    kernel = cc.ObjectCode.from_cubin(cubin.read_bytes()).get_kernel("empty")
+    code = cc.ObjectCode.from_cubin(cubin.read_bytes())
+    kernel, mixed = code.get_kernel("empty"), code.get_kernel("mixed")
     config = cc.LaunchConfig(grid=1, block=1)
+    cluster = cc.LaunchConfig(grid=1, cluster=2, block=1)
     buffer = device.allocate(1024, stream=stream)
     n = np.int32(256)
+    x, y, m, c = np.float32(1.5), np.float64(2.5), np.int64(3), np.uint8(4)
     launch = cc.launch
 
     def launches() -> None:
         for _ in range(BATCH):
             launch(stream, config, kernel, buffer, n)
+
+    def mixed_launches() -> None:
+        for _ in range(BATCH):
+            launch(stream, config, mixed, buffer, n, x, y, m, c)
+
+    def cluster_launches() -> None:
+        for _ in range(BATCH):
+            launch(stream, cluster, kernel, buffer, n)
 
     def allocations() -> None:
         for _ in range(BATCH):
@@ -122,6 +139,8 @@ def measure_cuda_core(cubin: Path, batches: int) -> dict[str, float]:
     per_call_us(launches, 5, stream.sync)  # warm-up: module load, caches
     result = {
         "launch [us]": per_call_us(launches, batches, stream.sync),
+        "launch, 6 mixed args [us]": per_call_us(mixed_launches, batches, stream.sync),
+        "launch, cluster of 2 [us]": per_call_us(cluster_launches, batches, stream.sync),
         "allocate+free [us]": per_call_us(allocations, batches, stream.sync),
         "event record [us]": per_call_us(records, batches, stream.sync),
         "version": getattr(cc, "__version__", "?"),
@@ -148,21 +167,29 @@ def measure_raw(cubin: Path, batches: int) -> dict[str, float]:
     stream = check(driver.cuStreamCreate(driver.CUstream_flags.CU_STREAM_NON_BLOCKING))
     module = check(driver.cuModuleLoadData(cubin.read_bytes()))
     function = check(driver.cuModuleGetFunction(module, b"empty"))
+    mixed = check(driver.cuModuleGetFunction(module, b"mixed"))
     pointer = check(driver.cuMemAlloc(1024))
     args = ((int(pointer), 256), (ctypes.c_void_p, ctypes.c_int))
+    mixed_args = ((int(pointer), 256, 1.5, 2.5, 3, 4),
+                  (ctypes.c_void_p, ctypes.c_int, ctypes.c_float, ctypes.c_double, ctypes.c_longlong, ctypes.c_ubyte))
     launch = driver.cuLaunchKernel
 
     def launches() -> None:
         for _ in range(BATCH):
             launch(function, 1, 1, 1, 1, 1, 1, 0, stream, args, 0)
 
+    def mixed_launches() -> None:
+        for _ in range(BATCH):
+            launch(mixed, 1, 1, 1, 1, 1, 1, 0, stream, mixed_args, 0)
+
     def drain() -> None:
         check(driver.cuStreamSynchronize(stream))
 
     per_call_us(launches, 5, drain)
     import cuda.bindings
-    return {"launch [us]": per_call_us(launches, batches, drain), "version": cuda.bindings.__version__,
-            "module": driver.__file__}
+    return {"launch [us]": per_call_us(launches, batches, drain),
+            "launch, 6 mixed args [us]": per_call_us(mixed_launches, batches, drain),
+            "version": cuda.bindings.__version__, "module": driver.__file__}
 
 
 def run_worker(side: str, cubin: Path, batches: int, env: dict[str, str]) -> dict[str, float]:
@@ -198,16 +225,20 @@ def paired_ratio(results: dict[str, dict], metric: str) -> float | None:
 
 
 def table(results: dict[str, dict[str, float]]) -> str:
-    metrics = METRICS
+    """One row per metric: each side's figure, ours / NVIDIA's (of the medians and paired per
+    round) and ours minus the C++ floor."""
     sides = ("ours", "nvidia", "raw", "C++")
-    lines = [f"{'metric':<20} " + " ".join(f"{side:>9}" for side in sides) + f" {'ours/nvidia':>12} {'paired':>7}"]
-    for metric in metrics:
+    lines = [f"{'metric':<26} " + " ".join(f"{side:>9}" for side in sides)
+             + f" {'ours/nvidia':>12} {'paired':>7} {'ours-C++':>9}"]
+    for metric in METRICS:
         values = [results[side].get(metric) for side in sides]
         cells = [f"{v:9.2f}" if isinstance(v, float) else f"{'-':>9}" for v in values]
         ratio = f"{values[0] / values[1]:12.2f}" if all(isinstance(v, float) for v in values[:2]) else f"{'-':>12}"
         paired = paired_ratio(results, metric)
-        lines.append(f"{metric:<20} {' '.join(cells)} {ratio} {paired:7.2f}" if paired is not None
-                     else f"{metric:<20} {' '.join(cells)} {ratio} {'-':>7}")
+        paired_cell = f"{paired:7.2f}" if paired is not None else f"{'-':>7}"
+        above_floor = (f"{values[0] - values[3]:+9.2f}" if isinstance(values[0], float) and isinstance(values[3], float)
+                       else f"{'-':>9}")
+        lines.append(f"{metric:<26} {' '.join(cells)} {ratio} {paired_cell} {above_floor}")
     through_function = results["C++"].get("launch, CUfunction [us]")
     if isinstance(through_function, float):
         lines.append(f"(C++ through a CUfunction instead of a CUkernel: {through_function:.2f} us per launch)")
@@ -258,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     for side, figures in results.items():
         print(f"{side:>6}: {figures.get('version', '')} {figures.get('module', '')} {figures.get('error', '')}")
     print(f"host cost per call: median over {args.rounds} interleaved process(es) per side of the median over "
-          f"{batches} batches of {BATCH}, all on core {core} (kernel: empty(float*, int), 2 arguments)")
+          f"{batches} batches of {BATCH}, all on core {core} (kernels: empty(float*, int); mixed with 6 arguments)")
     print(table(results))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

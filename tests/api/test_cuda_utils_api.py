@@ -333,6 +333,8 @@ def test_typing_names(cuda_core) -> None:
     assert set(typing_module.ProcessStateType.__args__) == {"running", "locked", "checkpointed", "failed"}
     from cuda.bindings import driver
     assert driver.CUdeviceptr in typing_module.DevicePointerType.__args__
+    from cuda.core._memory._buffer import DevicePointerType
+    assert DevicePointerType is typing_module.DevicePointerType
 
 
 @pytest.mark.parametrize("name", sorted(ENUM_VALUES))

@@ -33,7 +33,7 @@ _check_bindings_major()
 # __all__ is what it contributes here.
 from cuda.core import system  # noqa: E402
 from cuda.core import (_context, _device, _event, _host, _launch_config, _launcher, _memory, _module,  # noqa: E402
-                       _program, _stream)
+                       _stream)
 from cuda.core._context import *  # noqa: E402,F403
 from cuda.core._device import *  # noqa: E402,F403
 from cuda.core._event import *  # noqa: E402,F403
@@ -42,12 +42,32 @@ from cuda.core._launch_config import *  # noqa: E402,F403
 from cuda.core._launcher import *  # noqa: E402,F403
 from cuda.core._memory import *  # noqa: E402,F403
 from cuda.core._module import *  # noqa: E402,F403
-from cuda.core._program import *  # noqa: E402,F403
 from cuda.core._stream import *  # noqa: E402,F403
 
 # Beyond NVIDIA's names: the errors, which NVIDIA's cuda.core keeps in cuda.core._utils.cuda_utils.
 from cuda.core._utils.cuda_utils import CUDAError, DriverNotFoundError, NVRTCError  # noqa: E402,F401
 
+# Imported at first use: _program loads cuda.bindings' NVRTC layer and cuda.pathfinder, a third of
+# the import time, which code that never compiles need not pay. Each entry's names are its __all__.
+_LAZY_MODULES = {"_program": ("Program", "ProgramOptions")}
+_LAZY_NAMES = {name: module for module, names in _LAZY_MODULES.items() for name in names}
+
+
+def __getattr__(name: str) -> object:
+    """A name of a lazily imported module, imported and kept here at first use."""
+    module = _LAZY_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'cuda.core' has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(f"cuda.core.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY_NAMES))
+
+
 __version__ = _build_info.version
 __all__ = [*_context.__all__, *_device.__all__, *_event.__all__, *_host.__all__, *_launch_config.__all__,
-           *_launcher.__all__, *_memory.__all__, *_module.__all__, *_program.__all__, *_stream.__all__]
+           *_launcher.__all__, *_memory.__all__, *_module.__all__, *_stream.__all__, *_LAZY_NAMES]

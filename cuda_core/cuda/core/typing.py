@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 import sys
-from typing import Literal, TypeAlias
+from typing import Literal
 
 from cuda.core._context import DeviceResourcesType
 from cuda.core._stream import IsStreamType
@@ -48,10 +48,6 @@ else:  # Python 3.10: the same idea, a str-valued Enum whose str() is its value.
         def __str__(self) -> str:
             return str(self.value)
 
-
-# What Buffer.handle and device pointers may be: a CUdeviceptr, an int address, or None.
-# cuda.core._memory._buffer imports this very alias.
-DevicePointerType: TypeAlias = driver.CUdeviceptr | int | None
 
 # The states of a process that cuda.core.checkpoint reports.
 ProcessStateType = Literal["running", "locked", "checkpointed", "failed"]
@@ -207,3 +203,14 @@ class WorkqueueSharingScopeType(StrEnum):
 
 
 del StrEnum
+
+
+def __getattr__(name: str) -> object:
+    """DevicePointerType, made at first use: it names cuda.bindings.driver.CUdeviceptr, and
+    loading cuda.bindings.driver costs a quarter of ``import cuda.core``."""
+    if name != "DevicePointerType":
+        raise AttributeError(f"module 'cuda.core.typing' has no attribute {name!r}")
+    # What Buffer.handle and device pointers may be: a CUdeviceptr, an int address, or None.
+    global DevicePointerType
+    DevicePointerType = driver.CUdeviceptr | int | None
+    return DevicePointerType

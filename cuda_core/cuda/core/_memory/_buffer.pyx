@@ -14,9 +14,18 @@ from libc.stdint cimport uintptr_t
 from cuda.core._dlpack cimport export_bytes, kDLCPU, kDLCUDA, kDLCUDAHost, kDLCUDAManaged
 from cuda.core._stream cimport Stream, as_stream
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, ensure_driver
-from cuda.core.typing import DevicePointerType
 
 __all__ = ['Buffer', 'MemoryResource']
+
+
+
+def __getattr__(name: str):
+    # cuda.core.typing's DevicePointerType, the very object, made there at first use.
+    if name == "DevicePointerType":
+        from cuda.core import typing
+        return typing.DevicePointerType
+    raise AttributeError(f"module 'cuda.core._memory._buffer' has no attribute {name!r}")
+
 
 _NOT_IPC_ENABLED = "Memory resource is not IPC-enabled"
 
