@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build cuda.core wheels for CUDA 13 and CUDA 12 on the GPU machine, run the GPU and API
-# tests, the examples and the launch benchmark on the real driver with each, NVIDIA's own
+# tests, the examples and the launch and import benchmarks on the real driver with each, NVIDIA's own
 # tests beside NVIDIA's installed cuda.core (when .upstream/ holds them), then merge the
 # wheels into the dual wheel and run the GPU tests again with each major's cuda-bindings.
 #
@@ -41,6 +41,8 @@ examples_and_bench() {  # major, PYTHONPATH entries...
   if [ "${BENCH:-1}" = 1 ]; then
     PYTHONPATH=$(IFS=:; echo "$*") "$PY" benchmarks/launch_bench.py ${LAUNCH_BENCH_ARGS:-} \
       --json "$OUT/launch_bench_cu$major.json" || status=1
+    "$PY" benchmarks/import_bench.py --ours "$(IFS=:; echo "$*")" --python "$PY" \
+      --json "$OUT/import_bench_cu$major.json" || status=1
   fi
 }
 upstream_suite() {  # major, our install, our bindings site
