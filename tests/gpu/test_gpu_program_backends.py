@@ -67,8 +67,8 @@ def test_ptx_program_links_to_a_loadable_cubin(device, ptx) -> None:
     assert cubin.code_type == "cubin" and cubin.code[:4] == b"\x7fELF" and cubin.name == "linked"
     kernel = cubin.get_kernel("saxpy")
     assert kernel.num_arguments == 4
-    assert 1 <= kernel.attributes.num_regs() <= 16
-    assert kernel.attributes.binary_version() == int(device.arch)
+    assert 1 <= kernel.attributes.num_regs <= 16
+    assert kernel.attributes.binary_version == int(device.arch)
     program.close()
     assert program.is_closed
 
@@ -116,5 +116,5 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x() nounwind readnone
     ptx = program.compile("ptx")
     kernel = ptx.get_kernel("store_tid")
     assert kernel.num_arguments == 1
-    assert kernel.attributes.binary_version() == int(device.arch)
+    assert kernel.attributes.binary_version == int(device.arch)
     program.close()

@@ -602,7 +602,7 @@ class Device:
     def __reduce__(self) -> tuple[object, ...]:
         return Device, (self._device_id,)
 
-    def set_current(self, ctx: Context | None = None) -> Context | None:
+    def set_current(self, ctx=None) -> Context | None:
         """Make this device current on the calling thread, initializing CUDA.
 
         Without ``ctx``, the device's primary context becomes current (the usual start of a
