@@ -2,14 +2,19 @@
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from typing_extensions import disjoint_base
 
 import cuda.bindings.driver
-from cuda.core._device_resources import DeviceResources, SMResource, WorkqueueResource
-from cuda.core._stream import Stream, StreamOptions
+from cuda.core._stream import StreamOptions
 
 __all__ = ['Context', 'ContextOptions']
-DeviceResourcesType = Sequence[SMResource | WorkqueueResource]
+# NVIDIA's SMResource | WorkqueueResource items: the device-resource API is not in this
+# cuda.core yet, so resources() and create_stream() raise (NoReturn).
+DeviceResourcesType = Sequence[Any]
 
+@disjoint_base
 class Context:
     """A CUDA context; Device.context, Stream.context and Device.create_context() give one."""
     def __init__(self, *args, **kwargs) -> None: ...
@@ -27,13 +32,13 @@ class Context:
     def is_green(self) -> bool:
         """Whether this is a green context, made from device resources."""
     @property
-    def resources(self) -> DeviceResources:
+    def resources(self) -> NoReturn:
         """The hardware resources provisioned for this context."""
-    def create_stream(self, options: StreamOptions | None = None) -> Stream:
+    def create_stream(self, options: StreamOptions | None = None) -> NoReturn:
         """A new stream bound to this green context."""
     def close(self):
         """Release this context (destroy one cuda.core made, forget a wrapped one)."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __repr__(self) -> str: ...
 

@@ -1,15 +1,12 @@
 """cuda.core.Device and DeviceProperties (see _device.pyx)."""
 
-import cuda.core.system
+from typing import Any, NoReturn
+
 from cuda.core._context import Context, ContextOptions
-from cuda.core._device_resources import DeviceResources
 from cuda.core._event import Event, EventOptions
 from cuda.core._memory._buffer import Buffer, MemoryResource
 from cuda.core._stream import IsStreamType, Stream, StreamOptions
 from cuda.core._utils.cuda_utils import ComputeCapability
-from cuda.core.graph import GraphBuilder
-from cuda.core.texture import (MipmappedArray, MipmappedArrayOptions, OpaqueArray, OpaqueArrayOptions,
-                               ResourceDescriptor, SurfaceObject, TextureObject, TextureObjectOptions)
 
 __all__ = ['Device']
 
@@ -461,8 +458,11 @@ class Device:
         """Every device the driver sees, in ordinal order."""
     @classmethod
     def _get_all_devices_from_cuda_driver(cls): ...
-    def to_system_device(self) -> cuda.core.system.Device:
-        """The cuda.core.system.Device (NVML's view) of this device."""
+    # NoReturn here and below: what NVIDIA's returns (cuda.core.system.Device, DeviceResources,
+    # cuda.core.graph and cuda.core.texture objects) is not in this cuda.core yet, and these
+    # raise NotImplementedError naming what is missing.
+    def to_system_device(self) -> NoReturn:
+        """The cuda.core.system.Device (NVML's view) of this device; needs NVML support."""
     @property
     def device_id(self) -> int:
         """The device ordinal."""
@@ -481,7 +481,7 @@ class Device:
     def properties(self) -> DeviceProperties:
         """The device's attributes, read lazily."""
     @property
-    def resources(self) -> DeviceResources:
+    def resources(self) -> NoReturn:
         """The device's hardware resources, for green contexts."""
     @property
     def compute_capability(self) -> ComputeCapability:
@@ -509,24 +509,23 @@ class Device:
     def set_current(self, ctx: Context | None = None) -> Context | None:
         """Make this device (its primary context, or ``ctx``) current; with ``ctx``, return the
         context it replaced."""
-    def create_context(self, options: ContextOptions | None = None) -> Context:
-        """A new green context made of ``options.resources``."""
+    def create_context(self, options: ContextOptions | None = None) -> NoReturn:
+        """A new green context made of ``options.resources``; not available yet."""
     def create_stream(self, obj: IsStreamType | None = None, options: StreamOptions | None = None) -> Stream:
         """A new stream, or a Stream over the foreign stream ``obj``."""
     def create_event(self, options: EventOptions | None = None) -> Event:
         """A new, unrecorded Event."""
-    def allocate(self, size: int, *, stream: Stream | GraphBuilder) -> Buffer:
+    def allocate(self, size: int, *, stream: Stream | IsStreamType) -> Buffer:
         """A Buffer of ``size`` bytes from memory_resource, ordered on ``stream``."""
     def sync(self) -> None:
         """Wait until all work of the current context has completed."""
-    def create_graph_builder(self) -> GraphBuilder:
-        """A new GraphBuilder."""
-    def create_opaque_array(self, options: OpaqueArrayOptions) -> OpaqueArray:
-        """A new OpaqueArray."""
-    def create_mipmapped_array(self, options: MipmappedArrayOptions) -> MipmappedArray:
-        """A new MipmappedArray."""
-    def create_texture_object(self, *, resource: ResourceDescriptor,
-                              options: TextureObjectOptions | None = None) -> TextureObject:
-        """A new TextureObject over ``resource``."""
-    def create_surface_object(self, *, resource: ResourceDescriptor) -> SurfaceObject:
-        """A new SurfaceObject over ``resource``."""
+    def create_graph_builder(self) -> NoReturn:
+        """A new GraphBuilder; cuda.core.graph is not available yet."""
+    def create_opaque_array(self, options: Any) -> NoReturn:
+        """A new OpaqueArray; cuda.core.texture is not available yet."""
+    def create_mipmapped_array(self, options: Any) -> NoReturn:
+        """A new MipmappedArray; cuda.core.texture is not available yet."""
+    def create_texture_object(self, *, resource: Any, options: Any = None) -> NoReturn:
+        """A new TextureObject over ``resource``; cuda.core.texture is not available yet."""
+    def create_surface_object(self, *, resource: Any) -> NoReturn:
+        """A new SurfaceObject over ``resource``; cuda.core.texture is not available yet."""

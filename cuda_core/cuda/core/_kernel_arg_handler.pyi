@@ -2,6 +2,9 @@
 
 from typing import Any, Sequence
 
+from typing_extensions import disjoint_base
+
+@disjoint_base
 class ParamHolder:
     """Packed kernel arguments; ``ptr`` is the address of their ``void*`` array (0 if none)."""
     ptr: int

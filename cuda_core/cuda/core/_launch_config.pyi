@@ -2,10 +2,13 @@
 
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 __all__ = ['LaunchConfig']
 
 _LAUNCH_CONFIG_ATTRS: tuple[str, ...]
 
+@disjoint_base
 class LaunchConfig:
     """grid (blocks, or clusters when ``cluster`` is set), cluster, block, dynamic shared
     memory, and the cooperative / programmatic-dependent-launch flags of a launch."""
@@ -21,7 +24,7 @@ class LaunchConfig:
                  is_cooperative: bool = False, programmatic_stream_serialization: bool = False) -> None: ...
     def _identity(self) -> tuple[Any, ...]: ...
     def __repr__(self) -> str: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 def _to_native_launch_config(config: LaunchConfig) -> object:

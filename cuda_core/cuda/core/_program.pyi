@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+from typing_extensions import disjoint_base
+
 from cuda.bindings import driver, nvrtc
 from cuda.core._module import ObjectCode
 from cuda.core.typing import CompilerBackendType, ObjectCodeFormatType, PCHStatusType, SourceCodeType
@@ -12,6 +14,7 @@ ProgramHandleT = nvrtc.nvrtcProgram | int | driver.CUlinkState
 _nvvm_module: object | None
 _nvvm_import_attempted: bool
 
+@disjoint_base
 class Program:
     """Device code and the compiler for it; ``compile(target)`` gives an ObjectCode.
 
@@ -22,7 +25,6 @@ class Program:
     def __init__(self, code: str | bytes | bytearray, code_type: SourceCodeType | str, options: ProgramOptions | None = None): ...
     def close(self) -> None:
         """Free the backend's program; a second close does nothing."""
-    def __dealloc__(self): ...
     def _cleanup_debug_source(self): ...
     def _unlink_debug_source(self, path: str) -> None: ...
     def _try_materialize_nvrtc_debug_source(self, code: str) -> str | None:

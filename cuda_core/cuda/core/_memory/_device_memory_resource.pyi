@@ -3,6 +3,8 @@
 import uuid
 from dataclasses import dataclass
 
+from typing_extensions import disjoint_base
+
 from cuda.core._device import Device
 from cuda.core._memory._ipc import IPCAllocationHandle
 from cuda.core._memory._memory_pool import _MemPool
@@ -16,6 +18,7 @@ class DeviceMemoryResourceOptions:
     ipc_enabled: bool = False
     max_size: int = 0
 
+@disjoint_base
 class DeviceMemoryResource(_MemPool):
     """Device memory from a stream-ordered pool: the device's current pool (options None), or
     one the resource creates and owns (options given)."""

@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 from cuda.core._memory._buffer import Buffer, MemoryResource
 
 __all__ = ['LegacyPinnedMemoryResource']
@@ -18,6 +20,7 @@ class LegacyPinnedMemoryResource(MemoryResource):
     def device_id(self) -> int:
         """RuntimeError: pinned memory is bound to no GPU."""
 
+@disjoint_base
 class _SynchronousMemoryResource(MemoryResource):
     """Device memory from cuMemAlloc (not stream-ordered)."""
     def __init__(self, device_id: int) -> None: ...

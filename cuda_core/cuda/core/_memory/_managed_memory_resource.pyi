@@ -3,6 +3,8 @@
 from dataclasses import dataclass
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 from cuda.core._memory._managed_buffer import ManagedBuffer
 from cuda.core._memory._memory_pool import _MemPool
 
@@ -14,6 +16,7 @@ class ManagedMemoryResourceOptions:
     preferred_location: int | None = None
     preferred_location_type: str | None = None
 
+@disjoint_base
 class ManagedMemoryResource(_MemPool):
     """Managed memory from a stream-ordered managed pool (CUDA 13)."""
     def __init__(self, options: ManagedMemoryResourceOptions | None = None) -> None: ...

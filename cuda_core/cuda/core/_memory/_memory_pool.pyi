@@ -3,8 +3,13 @@
 import uuid
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 from cuda.core._memory._buffer import Buffer, MemoryResource
 
+__all__: list[str] = []
+
+@disjoint_base
 class _MemPoolAttributes:
     """A pool's attributes, read from the driver at each access; keeps the pool alive."""
     def __init__(self, *args, **kwargs) -> None: ...
@@ -26,6 +31,7 @@ class _MemPoolAttributes:
     @property
     def used_mem_high(self) -> int: ...
 
+@disjoint_base
 class _MemPool(MemoryResource):
     """A memory resource over a stream-ordered driver memory pool."""
     def __init__(self) -> None: ...

@@ -4,6 +4,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 from cuda.core._memory._buffer import Buffer
 from cuda.core._memory._ipc import IPCAllocationHandle
 from cuda.core._memory._memory_pool import _MemPool
@@ -17,6 +19,7 @@ class PinnedMemoryResourceOptions:
     max_size: int = 0
     numa_id: int | None = None
 
+@disjoint_base
 class PinnedMemoryResource(_MemPool):
     """Pinned host memory from a stream-ordered pool: the driver's current one (options None,
     CUDA 13) or one the resource creates and owns."""

@@ -11,6 +11,8 @@ _fork_warning_checked: bool
 DRIVER_CU_RESULT_EXPLANATIONS: Any
 RUNTIME_CUDA_ERROR_EXPLANATIONS: Any
 
+def __dir__() -> list[str]: ...
+
 class CUDAError(Exception):
     """A CUDA call failed: ``"<enum name>: <explanation>"``, with ``code``, ``name`` and
     ``description`` when cuda.core raised it."""

@@ -3,9 +3,9 @@
 import functools
 
 def _parse_version_triple(version_str: str) -> tuple[int, int, int]: ...
-@functools.cache
-def binding_version() -> tuple[int, int, int]:
-    """The installed cuda-bindings version, as (major, minor, patch)."""
-@functools.cache
-def driver_version() -> tuple[int, int, int]:
-    """The CUDA version the installed driver supports, as (major, minor, patch)."""
+
+# Both are functions under @functools.cache, as in version.pyx: typed as the cache wrapper
+# itself (callable, and with cache_clear()), which is what the module holds. The installed
+# cuda-bindings version and the CUDA version the driver supports, as (major, minor, patch).
+binding_version: functools._lru_cache_wrapper[tuple[int, int, int]]
+driver_version: functools._lru_cache_wrapper[tuple[int, int, int]]
