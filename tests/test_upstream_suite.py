@@ -1,5 +1,5 @@
 """tools/upstream_suite.py on a tiny synthetic suite: both sides, the counts, crashes,
-timeouts, collection errors, the post-release placeholder and the layout from git."""
+timeouts, collection errors, the post-release and later-part placeholders and the layout from git."""
 
 from __future__ import annotations
 
@@ -55,6 +55,15 @@ FILES = {
         def test_other():
             assert True
     """,
+    "cuda_core/tests/test_later_part.py": """
+        from fakecore.util import LaterName
+
+        def test_uses_the_later_name():
+            assert LaterName().ok
+
+        def test_does_not():
+            assert True
+    """,
     "cuda_core/tests/test_crash.py": """
         import os
 
@@ -84,15 +93,17 @@ def suite(tmp_path_factory) -> dict:
     # "ours" has the post-release name; "nvidia" lacks it and is reached through a wrapper
     # python that adds its package (as NVIDIA's environment would have it installed).
     write_tree(base / "ours", {"fakecore/__init__.py": "SIDE = 'ours'\n",
-                               "fakecore/mem.py": "class NewName:\n    ok = True\n"})
-    write_tree(base / "nvidia", {"fakecore/__init__.py": "SIDE = 'nvidia'\n", "fakecore/mem.py": "OLD = 1\n"})
+                               "fakecore/mem.py": "class NewName:\n    ok = True\n", "fakecore/util.py": "OTHER = 1\n"})
+    write_tree(base / "nvidia", {"fakecore/__init__.py": "SIDE = 'nvidia'\n", "fakecore/mem.py": "OLD = 1\n",
+                                 "fakecore/util.py": "class LaterName:\n    ok = True\n"})
     wrapper = base / "nvidia-python"
     wrapper.write_text(f'#!/bin/sh\nPYTHONPATH="$PYTHONPATH:{base / "nvidia"}" exec {sys.executable} "$@"\n')
     wrapper.chmod(0o755)
     report = base / "report.json"
     done = subprocess.run([sys.executable, str(TOOL), "--root", str(base / "root"), "--ours-python", sys.executable,
                            "--ours-path", str(base / "ours"), "--nvidia-python", str(wrapper), "--timeout", "8",
-                           "--jobs", "2", "--post-release-name", "fakecore.mem:NewName", "--json", str(report)],
+                           "--jobs", "2", "--post-release-name", "fakecore.mem:NewName",
+                           "--later-part-name", "fakecore.util:LaterName", "--json", str(report)],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     return {"json": json.loads(report.read_text()), "table": done.stdout}
@@ -112,8 +123,9 @@ def test_counts_per_side(suite) -> None:
 
 
 def test_nvidia_only_passes_are_listed(suite) -> None:
-    assert suite["json"]["nvidia_passes_ours_not"] == ["test_plain.py::test_only_nvidia_passes"]
-    assert "1 tests pass on NVIDIA's cuda.core and not on ours" in suite["table"]
+    assert suite["json"]["nvidia_passes_ours_not"] == ["test_later_part.py::test_uses_the_later_name",
+                                                       "test_plain.py::test_only_nvidia_passes"]
+    assert "2 tests pass on NVIDIA's cuda.core and not on ours" in suite["table"]
 
 
 def test_post_release_names_get_a_placeholder_and_are_counted_apart(suite) -> None:
@@ -125,6 +137,15 @@ def test_post_release_names_get_a_placeholder_and_are_counted_apart(suite) -> No
     assert entry["nvidia"]["ipc_rule"] == {"passed": 0, "total": 1} and counts(entry["nvidia"]) == (1, 0, 0, 0, 0)
     assert entry["nvidia"]["placeholder_tests"] == ["tests/sub/test_post_release.py::test_ipc_uses_the_new_name"]
     assert entry["ours"]["placeholder_tests"] == []
+
+
+def test_later_part_names_get_a_placeholder_on_our_side_and_fail(suite) -> None:
+    entry = suite["json"]["files"]["test_later_part.py"]
+    assert entry["later_part_names"] == ["fakecore.util.LaterName"] and entry["post_release_names"] == []
+    assert entry["ours"]["status"] == "ok" and counts(entry["ours"]) == (1, 1, 0, 0, 0)
+    assert entry["ours"]["placeholder_tests"] == ["tests/test_later_part.py::test_uses_the_later_name"]
+    assert counts(entry["nvidia"]) == (2, 0, 0, 0, 0)
+    assert "~ ours test_later_part.py: collected with placeholders" in suite["table"]
 
 
 def test_a_crash_keeps_the_results_before_it(suite) -> None:
@@ -150,7 +171,7 @@ def test_the_table(suite) -> None:
     row = next(line for line in lines if line.startswith("sub/test_post_release.py"))
     assert row.split("|")[-1].split() == ["2", "(1/0", "of", "1)"]
     total = next(line for line in lines if line.startswith("TOTAL"))
-    assert total.split("|")[3].split() == ["1.00"]  # 5 passes on each side
+    assert total.split("|")[3].split() == ["0.86"]  # 6 passes of ours, 7 of NVIDIA's
 
 
 def load_tool():

@@ -20,11 +20,14 @@ checkout of cuda-python (``git archive`` of those paths at ``--ref``).
 
 Post-1.2 names. Some test files import names that NVIDIA's release lacks (test_memory.py
 imports ``cuda.core._memory.IPCBufferDescriptor``), so the release cannot even collect
-them. On the nvidia side only, a plugin gives each name of ``--post-release-name`` a
+them. On the nvidia side, a plugin gives each name of ``--post-release-name`` a
 placeholder (through the module's ``__getattr__``, so the module itself is untouched) whose
 use raises an error naming it. A file that took a placeholder is reported as "not
 collectable by NVIDIA's release" with its test count, and in such a file the tests whose
-node id contains "ipc" (any case) are counted apart, for both sides, from the rest.
+node id contains "ipc" (any case) are counted apart, for both sides, from the rest. Our side
+takes the same kind of placeholder for each ``--later-part-name`` (a name our cuda.core gets in
+a later part of the port, imported at the top of a file): the file collects, the tests that
+use the name fail and count as failures, and the report names the file and those tests.
 
 Output: a table per file (passed/failed/errors/skipped/xfailed for each side, the ratio of
 passes, the post-1.2 counts), the tests that NVIDIA passes and ours does not, and with
@@ -113,7 +116,8 @@ def pytest_runtest_logreport(report):
                 "placeholder": phase["placeholder"]})
 '''
 
-# The nvidia side only: placeholders for names newer than NVIDIA's release.
+# Placeholders for names a side's cuda.core lacks (post-release names on the nvidia side, names of
+# later parts of the port on ours).
 PLACEHOLDER_PLUGIN = '''
 """upstream_suite's placeholders for post-release names, installed before collection."""
 import importlib
@@ -130,7 +134,7 @@ class PostReleaseName(NotImplementedError):
 
 def _placeholder(module_name, name):
     def fail(*args, **kwargs):
-        raise PostReleaseName(f"{_MARK}: {module_name}.{name} does not exist in this cuda.core release")
+        raise PostReleaseName(f"{_MARK}: {module_name}.{name} does not exist in this cuda.core")
     return type(name, (), {"__init__": fail, "__getattr__": lambda self, attr: fail(),
                            "_init": classmethod(lambda cls, *a, **k: fail()), "__module__": module_name,
                            "__doc__": f"{_MARK} for {module_name}.{name}"})
@@ -221,6 +225,7 @@ class Side:
     python: str
     paths: list[str]            # PYTHONPATH entries before the helpers
     plugins: list[str]          # plugin modules passed with -p
+    placeholder_names: list[str] = field(default_factory=list)  # MODULE:NAME given placeholders
 
 
 @dataclass
@@ -251,7 +256,7 @@ def run_file(root: Path, side: Side, file: str, args, plugin_dir: Path, work: Pa
     env["PYTHONPATH"] = os.pathsep.join([*side.paths, str(plugin_dir), str(root / "cuda_python_test_helpers")])
     env.update(PYTHONDONTWRITEBYTECODE="1", UPSTREAM_SUITE_RECORDS=str(records),
                UPSTREAM_SUITE_PLACEHOLDER_MARK=PLACEHOLDER_MARK,
-               UPSTREAM_SUITE_POST_RELEASE_NAMES=json.dumps(args.post_release_name))
+               UPSTREAM_SUITE_POST_RELEASE_NAMES=json.dumps(side.placeholder_names))
     result = FileResult(file, side.name)
     started = time.monotonic()
     process = subprocess.Popen(command, cwd=root / "cuda_core", env=env, stdout=subprocess.PIPE,
@@ -358,11 +363,12 @@ def run(args) -> dict:
     sides = []
     if args.ours_python:
         paths = [str(Path(entry).resolve()) for group in args.ours_path for entry in group.split(os.pathsep) if entry]
-        sides.append(Side("ours", args.ours_python, paths, []))
+        sides.append(Side("ours", args.ours_python, paths, ["_upstream_suite_placeholders"], args.later_part_name))
     if args.nvidia_python:
         paths = [str(Path(entry).resolve()) for group in args.nvidia_path for entry in group.split(os.pathsep)
                  if entry]
-        sides.append(Side("nvidia", args.nvidia_python, paths, ["_upstream_suite_placeholders"]))
+        sides.append(Side("nvidia", args.nvidia_python, paths, ["_upstream_suite_placeholders"],
+                          args.post_release_name))
     if not sides:
         raise SystemExit("nothing to run: give --ours-python and/or --nvidia-python")
     with tempfile.TemporaryDirectory(prefix="upstream_suite_") as temp:
@@ -388,7 +394,9 @@ def summarize(files: list[str], sides: list[str], results: dict) -> dict:
     for file in files:
         nvidia = results.get(("nvidia", file))
         needs_names = bool(nvidia and nvidia.placeholders_used)
+        ours = results.get(("ours", file))
         entry = {"post_release_names": nvidia.placeholders_used if nvidia else [],
+                 "later_part_names": ours.placeholders_used if ours else [],
                  "not_collectable_by_nvidia_release": nvidia.collected if needs_names else 0}
         for side in sides:
             result = results[side, file]
@@ -449,6 +457,11 @@ def print_table(report: dict, sides: list[str], out=sys.stdout) -> None:
             if entry[side]["status"] != "ok":
                 print(f"\n! {side} {file}: {entry[side]['status']}; the output ends:\n"
                       + textwrap.indent(entry[side]["tail"].strip()[-1500:], "    "), file=out)
+    for file, entry in report["files"].items():
+        if entry.get("later_part_names"):
+            print(f"\n~ ours {file}: collected with placeholders for names of later parts of the port "
+                  f"({', '.join(entry['later_part_names'])}); the tests that use them fail, "
+                  f"{len(entry['ours']['placeholder_tests'])} of them", file=out)
     if both:
         missing = report["nvidia_passes_ours_not"]
         print(f"\n{len(missing)} tests pass on NVIDIA's cuda.core and not on ours" + (":" if missing else ""),
@@ -480,6 +493,9 @@ def parse_args(argv: list[str] | None = None):
     parser.add_argument("--post-release-name", action="append", metavar="MODULE:NAME",
                         help="a name newer than NVIDIA's release, given a placeholder on the nvidia side "
                              f"(default: {', '.join(DEFAULT_POST_RELEASE_NAMES)})")
+    parser.add_argument("--later-part-name", action="append", default=[], metavar="MODULE:NAME",
+                        help="a name our cuda.core gets in a later part of the port, given a placeholder on "
+                             "our side so the file collects; the tests that use it fail and are listed apart")
     args = parser.parse_args(argv)
     args.post_release_name = args.post_release_name or list(DEFAULT_POST_RELEASE_NAMES)
     if args.from_git and shutil.which("git") is None:
