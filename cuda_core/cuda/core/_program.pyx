@@ -10,7 +10,6 @@ a row names the field, how NVRTC spells it, and what libNVVM makes of it.
 """
 
 import collections.abc
-import importlib
 import os
 import re
 import sys
@@ -25,7 +24,8 @@ cimport cuda.bindings.cydriver as cydriver
 cimport cuda.bindings.cynvrtc as cynvrtc
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, ensure_driver
 from cuda.core._module import ObjectCode
-from cuda.core._utils.cuda_utils import BUILD_MAJOR, CUDAError, DriverNotFoundError, NVRTCError, error_for_result
+from cuda.core._utils.cuda_utils import (BUILD_MAJOR, CUDAError, DriverNotFoundError, NVRTCError,
+                                         _optional_cuda_import, error_for_result)
 
 __all__ = ['Program', 'ProgramOptions']
 
@@ -45,27 +45,9 @@ def __getattr__(name: str):
 
 
 # ---------------------------------------------------------------------------------------------
-# Optional imports. Module-level names (binding_version and driver_version above too), looked up
-# at call time, so that tests can replace them (NVIDIA's tests do).
-
-def _optional_cuda_import(fully_qualified_modname: str, probe_function=None):
-    """The module, or None when it (not one of its own imports) is missing or its library cannot
-    be loaded. ``probe_function(module)`` is called to load the library; a missing library
-    (cuda.pathfinder's DynamicLibNotFoundError) means None, any other error propagates."""
-    try:
-        module = importlib.import_module(fully_qualified_modname)
-    except ModuleNotFoundError as err:
-        if err.name != fully_qualified_modname:
-            raise  # a dependency of the module is missing: a real bug, not "unavailable"
-        return None
-    if probe_function is not None:
-        from cuda.pathfinder import DynamicLibNotFoundError
-        try:
-            probe_function(module)
-        except DynamicLibNotFoundError:
-            return None
-    return module
-
+# Optional imports. Module-level names (binding_version and driver_version above too, and
+# _optional_cuda_import from cuda_utils), looked up at call time, so that tests can replace them
+# (NVIDIA's tests do).
 
 def _default_cache_dir() -> Path:
     """The per-user cache directory of cuda-python: $XDG_CACHE_HOME/cuda-python, or ~/.cache/cuda-python."""
