@@ -11,6 +11,7 @@ LinkerOptions turns its fields into nvJitLink's flags from one table (_NVJITLINK
 into cuLinkCreate's (option, value) pairs (_prepare_driver_options).
 """
 
+import os
 import re
 import warnings
 from dataclasses import dataclass
@@ -406,6 +407,8 @@ cdef class Linker:
     # Attributes: see _linker.pxd.
 
     def __init__(self, *object_codes, options=None):
+        if self._options is not None:
+            raise RuntimeError("this Linker is made already: create a new one")
         if len(object_codes) == 0:
             raise ValueError("At least one ObjectCode object must be provided to a Linker")
         for code in object_codes:
@@ -466,7 +469,7 @@ cdef class Linker:
         cdef cynvjitlink.nvJitLinkResult result
         cdef cydriver.CUresult status
         if is_file:
-            data = module.encode()  # a path
+            data = os.fsencode(module)  # a path
         else:
             data = bytes(module)
             if code_type == "ptx" and not data.endswith(b"\0"):
