@@ -24,16 +24,18 @@ def test_public_names_are_importable(cuda_core) -> None:
 
 def test_import_leaves_compilers_and_driver_module_unloaded(cuda_core) -> None:
     """``import cuda.core`` in a fresh interpreter loads neither the Program module (with NVRTC's
-    layer, which loads cuda.pathfinder) nor cuda.bindings.driver: with cuda-bindings 13.0, together
-    two thirds of the import time (benchmarks/import_bench.py); Program is there at first use.
+    layer, which loads cuda.pathfinder), nor the Linker module (with nvJitLink's layer), nor
+    cuda.bindings.driver: with cuda-bindings 13.0, together two thirds of the import time
+    (benchmarks/import_bench.py); Program and Linker are there at first use.
     (cuda-bindings 12.9 loads cuda.pathfinder with its cydriver, so that one is not checked.)"""
     import subprocess
     import sys
-    probe = ("import sys, cuda.core; print(sorted(m for m in ('cuda.core._program', 'cuda.bindings.driver', "
-             "'cuda.bindings.cynvrtc') if m in sys.modules)); "
-             "cuda.core.Program; print('cuda.core._program' in sys.modules)")
+    probe = ("import sys, cuda.core; print(sorted(m for m in ('cuda.core._program', 'cuda.core._linker', "
+             "'cuda.bindings.driver', 'cuda.bindings.cynvrtc', 'cuda.bindings.cynvjitlink') if m in sys.modules)); "
+             "cuda.core.Program; cuda.core.Linker; "
+             "print('cuda.core._program' in sys.modules, 'cuda.core._linker' in sys.modules)")
     lines = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
-    assert lines == ["[]", "True"]
+    assert lines == ["[]", "True", "True"]
 
 
 def test_signatures_match_cuda_core(cuda_core) -> None:

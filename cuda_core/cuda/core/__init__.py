@@ -48,8 +48,9 @@ from cuda.core._stream import *  # noqa: E402,F403
 from cuda.core._utils.cuda_utils import CUDAError, DriverNotFoundError, NVRTCError  # noqa: E402,F401
 
 # Imported at first use: _program loads cuda.bindings' NVRTC layer and cuda.pathfinder, a third of
-# the import time, which code that never compiles need not pay. Each entry's names are its __all__.
-_LAZY_MODULES = {"_program": ("Program", "ProgramOptions")}
+# the import time, which code that never compiles need not pay; _linker loads cuda.bindings'
+# nvJitLink layer. Each entry's names are its __all__.
+_LAZY_MODULES = {"_program": ("Program", "ProgramOptions"), "_linker": ("Linker", "LinkerOptions")}
 _LAZY_NAMES = {name: module for module, names in _LAZY_MODULES.items() for name in names}
 
 

@@ -3,14 +3,13 @@
 Three backends, chosen by the code type:
   * "c++"  -> NVRTC (cynvrtc; libnvrtc loads on the first call, no driver needed);
   * "nvvm" -> libNVVM through cuda.bindings.nvvm (found by cuda.pathfinder), when present;
-  * "ptx"  -> a linker: cuda.core's Linker when this build has one, else the driver's cuLink*.
+  * "ptx"  -> cuda.core's Linker (nvJitLink where it loads, else the driver's cuLink*).
 
 ProgramOptions turns its fields into each backend's flags from one table (_OPTIONS):
 a row names the field, how NVRTC spells it, and what libNVVM makes of it.
 """
 
 import collections.abc
-import importlib
 import os
 import re
 import sys
@@ -21,11 +20,10 @@ from pathlib import Path
 
 from libc.stdlib cimport free, malloc
 
-cimport cuda.bindings.cydriver as cydriver
 cimport cuda.bindings.cynvrtc as cynvrtc
-from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, ensure_driver
 from cuda.core._module import ObjectCode
-from cuda.core._utils.cuda_utils import BUILD_MAJOR, CUDAError, DriverNotFoundError, NVRTCError, error_for_result
+from cuda.core._utils.cuda_utils import (BUILD_MAJOR, CUDAError, DriverNotFoundError, NVRTCError,
+                                         _optional_cuda_import)
 
 __all__ = ['Program', 'ProgramOptions']
 
@@ -45,27 +43,9 @@ def __getattr__(name: str):
 
 
 # ---------------------------------------------------------------------------------------------
-# Optional imports. Module-level names (binding_version and driver_version above too), looked up
-# at call time, so that tests can replace them (NVIDIA's tests do).
-
-def _optional_cuda_import(fully_qualified_modname: str, probe_function=None):
-    """The module, or None when it (not one of its own imports) is missing or its library cannot
-    be loaded. ``probe_function(module)`` is called to load the library; a missing library
-    (cuda.pathfinder's DynamicLibNotFoundError) means None, any other error propagates."""
-    try:
-        module = importlib.import_module(fully_qualified_modname)
-    except ModuleNotFoundError as err:
-        if err.name != fully_qualified_modname:
-            raise  # a dependency of the module is missing: a real bug, not "unavailable"
-        return None
-    if probe_function is not None:
-        from cuda.pathfinder import DynamicLibNotFoundError
-        try:
-            probe_function(module)
-        except DynamicLibNotFoundError:
-            return None
-    return module
-
+# Optional imports. Module-level names (binding_version and driver_version above too, and
+# _optional_cuda_import from cuda_utils), looked up at call time, so that tests can replace them
+# (NVIDIA's tests do).
 
 def _default_cache_dir() -> Path:
     """The per-user cache directory of cuda-python: $XDG_CACHE_HOME/cuda-python, or ~/.cache/cuda-python."""
@@ -650,156 +630,17 @@ def _caller_stem() -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# PTX: linked to a cubin by cuda.core's Linker when this build has one, else by the driver.
+# PTX: linked to a cubin by cuda.core's Linker (nvJitLink, or the driver's cuLink*).
 
 # The ProgramOptions a PTX program hands to the linker.
 _LINKER_FIELDS = ("name", "arch", "max_register_count", "time", "link_time_optimization", "debug", "lineinfo",
                   "ftz", "prec_div", "prec_sqrt", "fma", "split_compile", "ptxas_options", "no_cache")
-# What the driver's linker cannot do at all, and what it does only for LTO IR (so not for PTX).
-_DRIVER_UNSUPPORTED = ("time", "split_compile", "ptxas_options")
-_DRIVER_LTO_ONLY = ("ftz", "prec_div", "prec_sqrt", "fma", "link_time_optimization")
-_ARCH_DIGITS = re.compile(r"(?:sm|compute)_(\d+)([af]?)")
-cdef enum:
-    _LOG_SIZE = 16384        # bytes of each cuLink log buffer
-    _MAX_JIT_OPTIONS = 12    # room for every cuLinkCreate option set below
-
-
-cdef class _DriverPtxLinker:
-    """PTX to cubin with the driver's cuLink* (the 'driver' backend of a "ptx" Program), for
-    builds without cuda.core's Linker. Needs a current context, like the driver's JIT."""
-
-    cdef cydriver.CUlinkState _state
-    cdef cydriver.CUjit_option _keys[_MAX_JIT_OPTIONS]
-    cdef void* _values[_MAX_JIT_OPTIONS]
-    cdef char* _info_log
-    cdef char* _error_log
-    cdef bytes _ptx
-    cdef str _name
-    cdef bytes _cubin
-
-    def __init__(self, bytes ptx, options):
-        for field in _DRIVER_UNSUPPORTED:
-            if getattr(options, field) is not None:
-                raise ValueError(f"ProgramOptions.{field} is not supported when the CUDA driver links the PTX "
-                                 "(cuLink*, used by this build): leave it at None")
-        for field in _DRIVER_LTO_ONLY:
-            if getattr(options, field) is not None:
-                warnings.warn(f"ProgramOptions.{field} is ignored when the CUDA driver links PTX: the driver's "
-                              "linker applies it only to LTO IR (a deprecated use)", DeprecationWarning)
-        ensure_driver()
-        self._ptx = ptx if ptx.endswith(b"\0") else ptx + b"\0"  # the driver reads PTX up to its NUL
-        self._name = options.name
-        self._info_log = <char*>malloc(_LOG_SIZE)
-        self._error_log = <char*>malloc(_LOG_SIZE)
-        if self._info_log == NULL or self._error_log == NULL:
-            raise MemoryError()
-        self._info_log[0] = 0
-        self._error_log[0] = 0
-        cdef unsigned int count = self._jit_options(options)
-        cdef cydriver.CUlinkState state = NULL
-        with nogil:
-            HANDLE_RETURN(cydriver.cuLinkCreate(count, self._keys, self._values, &state))
-        self._state = state
-        cdef bytes name = self._name.encode()
-        cdef const char* c_name = name
-        cdef char* data = self._ptx
-        cdef size_t size = len(self._ptx)
-        cdef cydriver.CUresult result
-        with nogil:
-            result = cydriver.cuLinkAddData(state, cydriver.CU_JIT_INPUT_PTX, data, size, c_name, 0, NULL, NULL)
-        self._check(result)
-
-    cdef unsigned int _jit_options(self, options) except? 0:
-        """Fill the cuLinkCreate option arrays; return how many there are."""
-        settings = [(cydriver.CU_JIT_INFO_LOG_BUFFER, <size_t>self._info_log),
-                    (cydriver.CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, _LOG_SIZE),
-                    (cydriver.CU_JIT_ERROR_LOG_BUFFER, <size_t>self._error_log),
-                    (cydriver.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, _LOG_SIZE)]
-        match = _ARCH_DIGITS.fullmatch(str(options.arch)) if options.arch is not None else None
-        if match is not None:
-            base = {"": 0, "a": 0x10000, "f": 0x20000}[match.group(2)]  # CU_COMPUTE_{ACCELERATED,FAMILY}_TARGET_BASE
-            settings.append((cydriver.CU_JIT_TARGET, base + int(match.group(1))))
-        if options.max_register_count is not None:
-            settings.append((cydriver.CU_JIT_MAX_REGISTERS, int(options.max_register_count)))
-        if options.debug:
-            settings.append((cydriver.CU_JIT_GENERATE_DEBUG_INFO, 1))
-        if options.lineinfo:
-            settings.append((cydriver.CU_JIT_GENERATE_LINE_INFO, 1))
-        for index, (key, value) in enumerate(settings):
-            self._keys[index] = key
-            self._values[index] = <void*><size_t>value
-        return len(settings)
-
-    cdef int _check(self, cydriver.CUresult result) except -1:
-        """HANDLE_RETURN, with the linker's error log in the message."""
-        if result == cydriver.CUDA_SUCCESS:
-            return 0
-        error = error_for_result(<int>result)
-        log = self.get_error_log()
-        if log:
-            error.args = (f"{error.args[0]}\nlinker error log:\n{log}",)
-        raise error
-
-    @classmethod
-    def which_backend(cls):
-        return CompilerBackendType.DRIVER
-
-    @property
-    def is_closed(self) -> bool:
-        return self._state == NULL
-
-    @property
-    def handle(self):
-        from cuda.bindings import driver
-        return driver.CUlinkState(<size_t>self._state)
-
-    def link(self, target_type: str) -> ObjectCode:
-        if target_type != "cubin":
-            raise ValueError(f"the CUDA driver links PTX only to a cubin, not to {target_type!r}")
-        if self._state == NULL:
-            raise RuntimeError("Program has been closed")
-        cdef void* cubin = NULL
-        cdef size_t size = 0
-        cdef cydriver.CUresult result
-        if self._cubin is None:
-            with nogil:
-                result = cydriver.cuLinkComplete(self._state, &cubin, &size)
-            self._check(result)
-            self._cubin = (<char*>cubin)[:size]  # owned by the link state: copied out now
-        return ObjectCode.from_cubin(self._cubin, name=self._name)
-
-    def get_info_log(self) -> str:
-        return "" if self._info_log == NULL else self._info_log.decode(errors="replace")
-
-    def get_error_log(self) -> str:
-        return "" if self._error_log == NULL else self._error_log.decode(errors="replace")
-
-    def close(self) -> None:
-        cdef cydriver.CUlinkState state = self._state
-        self._state = NULL
-        if state != NULL:
-            with nogil:
-                HANDLE_RETURN(cydriver.cuLinkDestroy(state))
-
-    def __dealloc__(self):
-        if self._state != NULL:
-            cydriver.cuLinkDestroy(self._state)  # errors ignored: the driver may be gone at exit
-            self._state = NULL
-        free(self._info_log)
-        free(self._error_log)
-        self._info_log = NULL
-        self._error_log = NULL
 
 
 def _ptx_linker(bytes ptx, options):
-    """(linker, backend) for a "ptx" Program: cuda.core's Linker when this build has one
-    (nvJitLink or the driver, as it decides), else the driver's cuLink*."""
-    try:
-        from cuda.core._linker import Linker, LinkerOptions
-    except ModuleNotFoundError as err:
-        if err.name != "cuda.core._linker":
-            raise
-        return _DriverPtxLinker(ptx, options), CompilerBackendType.DRIVER
+    """(linker, backend) for a "ptx" Program: a Linker of the PTX alone, with the options that
+    a linker takes, and the backend it links with."""
+    from cuda.core._linker import Linker, LinkerOptions
     linker_options = LinkerOptions(**{field: getattr(options, field) for field in _LINKER_FIELDS})
     linker = Linker(ObjectCode.from_ptx(ptx, name=options.name), options=linker_options)
     return linker, Linker.which_backend()
@@ -971,7 +812,8 @@ cdef class Program:
         their lowered names recorded in the ObjectCode's symbol_mapping, so that get_kernel()
         finds them; NVRTC takes new ones only before a program's first compile. ``logs.write()``
         gets the compiler's log when it has one. A failed compile raises NVRTCError (NVRTC,
-        with the log), nvvmError (NVVM, with the log) or CUDAError (linker).
+        with the log), nvvmError (NVVM, with the log), or for PTX the Linker's nvJitLinkError
+        or CUDAError (driver), with the linker's log.
 
         ``cache``, a cuda.core.utils.ProgramCacheResource, is asked first (by a key made of the
         code, code type, options and target) and filled on a miss; a hit compiles nothing and

@@ -55,6 +55,8 @@ def _check_runtime_error(error) -> int: ...
 def _check_nvrtc_error(error, handle=None) -> int: ...
 def handle_return(result: tuple[Any, ...], handle: object | None = None) -> Any:
     """Check a cuda.bindings result tuple's status and return its value(s)."""
+def _optional_cuda_import(fully_qualified_modname: str, probe_function: Callable[[Any], object] | None = None) -> Any:
+    """The module, or None when it is missing or ``probe_function(module)`` cannot find its library."""
 def check_or_create_options(cls: type, options: object, options_description: str = "",
                             keep_none: bool = False) -> object:
     """``options`` as an instance of the options dataclass ``cls`` (instance, dict or None)."""

@@ -11,6 +11,7 @@ for them.
 """
 
 import functools
+import importlib
 import sys
 import warnings
 from typing import Any, Callable, NamedTuple
@@ -42,7 +43,6 @@ def __getattr__(name: str) -> Any:
         module_name, attribute = _LAZY_ATTRIBUTES[name]
     except KeyError:
         raise AttributeError(f"module 'cuda.core._utils.cuda_utils' has no attribute {name!r}") from None
-    import importlib
     module = importlib.import_module(module_name)
     value = module if attribute is None else getattr(module, attribute)
     globals()[name] = value
@@ -372,6 +372,25 @@ def cast_to_3_tuple(label: str, cfg: int | tuple[int, ...]) -> tuple[int, int, i
     if any(value < 1 for value in values):
         raise ValueError(f"{label} value must be >= 1 (got {cfg!r})")
     return values + (1,) * (3 - len(values))
+
+
+def _optional_cuda_import(fully_qualified_modname: str, probe_function=None):
+    """The module, or None when it (not one of its own imports) is missing or its library cannot
+    be loaded. ``probe_function(module)`` is called to load the library; a missing library
+    (cuda.pathfinder's DynamicLibNotFoundError) means None, any other error propagates."""
+    try:
+        module = importlib.import_module(fully_qualified_modname)
+    except ModuleNotFoundError as err:
+        if err.name != fully_qualified_modname:
+            raise  # a dependency of the module is missing: a real bug, not "unavailable"
+        return None
+    if probe_function is not None:
+        from cuda.pathfinder import DynamicLibNotFoundError
+        try:
+            probe_function(module)
+        except DynamicLibNotFoundError:
+            return None
+    return module
 
 
 def check_or_create_options(cls: type, options: object, options_description: str = "",
