@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from cuda.bindings import driver
 from cuda.core._module import ObjectCode
 from cuda.core.typing import CompilerBackendType, ObjectCodeFormatType
+from typing_extensions import disjoint_base
 
 __all__ = ['Linker', 'LinkerOptions']
 
@@ -15,6 +16,7 @@ _use_nvjitlink_backend: bool | None
 _nvjitlink_input_types: dict[str, int] | None
 _driver_input_types: dict[str, int] | None
 
+@disjoint_base
 class Linker:
     """Links ObjectCodes (PTX, cubin, LTO IR, fatbin, objects, libraries) into one.
 
