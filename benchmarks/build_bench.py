@@ -50,7 +50,8 @@ NVIDIA_WHEEL = "cuda-core==1.2.2"
 SHARED_UTILITY_LINES = {
     "meson.build": "  '--shared=cuda.core._cyutility',\n",
     "cuda_core/cuda/core/meson.build": "py.extension_module('_cyutility', cyutility_source, cpp_args: cython_cpp_args, "
-                                       "install: true, subdir: 'cuda/core')\n",
+                                       "link_args: cython_link_args, install: true,\n"
+                                       "                    subdir: 'cuda/core')\n",
 }
 
 
