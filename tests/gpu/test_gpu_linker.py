@@ -141,7 +141,8 @@ def test_nvjitlink_emits_ptx_after_lto(cuda_core, device, nvrtc_loaded, arch, ba
     assert ptx.code_type == "ptx" and ptx.name == "as_ptx"
     assert b".entry apply" in bytes(ptx.code)
     with pytest.raises(ValueError, match="ptx"):
-        cuda_core.Linker(*parts, options=cuda_core.LinkerOptions(arch=arch)).link("ptx")  # without ptx=True
+        without_ptx = cuda_core.LinkerOptions(arch=arch, link_time_optimization=True)
+        cuda_core.Linker(*parts, options=without_ptx).link("ptx")
 
 
 def test_driver_links_ptx_only_to_a_cubin(cuda_core, device, ptx_parts, arch, backend) -> None:
