@@ -29,15 +29,6 @@ def device(cuda_core):
 
 
 @pytest.fixture(scope="module")
-def nvrtc_loaded(cuda_core) -> None:
-    from cuda.bindings import nvrtc
-    try:
-        nvrtc.nvrtcVersion()
-    except Exception as err:
-        pytest.skip(f"NVRTC cannot be loaded here, so nothing can be compiled: {err}")
-
-
-@pytest.fixture(scope="module")
 def backend(cuda_core) -> str:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # the driver fallback's warning

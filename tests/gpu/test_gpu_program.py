@@ -38,17 +38,6 @@ def device(cuda_core):
     return device
 
 
-@pytest.fixture(scope="module")
-def nvrtc_loaded(cuda_core) -> None:
-    """Skip where this build's NVRTC cannot be loaded (e.g. a CUDA 12 build on a machine
-    with only CUDA 13's libnvrtc): tried, not guessed from the major."""
-    from cuda.bindings import nvrtc
-    try:
-        nvrtc.nvrtcVersion()
-    except Exception as err:
-        pytest.skip(f"NVRTC cannot be loaded here, so nothing can be compiled: {err}")
-
-
 @pytest.fixture
 def compiled(device, nvrtc_loaded):
     """The SOURCE compiled for the current device (default arch) to a cubin."""

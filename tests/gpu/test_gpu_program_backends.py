@@ -23,15 +23,6 @@ def device(cuda_core):
     return device
 
 
-@pytest.fixture(scope="module")
-def nvrtc_loaded(cuda_core) -> None:
-    from cuda.bindings import nvrtc
-    try:
-        nvrtc.nvrtcVersion()
-    except Exception as err:
-        pytest.skip(f"NVRTC cannot be loaded here, so nothing can be compiled: {err}")
-
-
 @pytest.fixture
 def ptx(device, nvrtc_loaded) -> str:
     """SOURCE as PTX for this device's virtual architecture."""

@@ -8,7 +8,7 @@ cimport cuda.bindings.cydriver as cydriver
 from cuda.core._context cimport Context, Context_check_open, Context_handle, context_from_address
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device, device_count, ensure_driver
 
-from cuda.core._utils.cuda_utils import ComputeCapability, CUDAError
+from cuda.core._utils.cuda_utils import ComputeCapability, CUDAError, DriverNotFoundError
 
 # compat_device_get_uuid: cuDeviceGetUuid on 13, cuDeviceGetUuid_v2 on 12.
 # compat_major_only_device_attributes: the CUDA 13-only CUdevice_attribute values by property name.
@@ -328,6 +328,17 @@ cdef int _read_attribute(int device, int attribute) except? -1:
         return 0
     HANDLE_RETURN(result)
     return value
+
+
+
+def _current_arch(options: str) -> str:
+    """'sm_XY' of the current device, for an ``options`` (ProgramOptions, LinkerOptions) whose
+    arch is None; without a driver, the error says to give the target."""
+    try:
+        return "sm_" + Device().arch
+    except DriverNotFoundError as err:
+        raise DriverNotFoundError(f"{options}.arch=None means the current device's architecture, but no CUDA "
+                                  f"driver was found: give the target, e.g. {options}(arch='sm_90')") from err
 
 
 class DeviceProperties:

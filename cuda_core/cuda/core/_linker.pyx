@@ -22,7 +22,7 @@ cimport cuda.bindings.cydriver as cydriver
 cimport cuda.bindings.cynvjitlink as cynvjitlink
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, ensure_driver
 from cuda.core._module import ObjectCode
-from cuda.core._utils.cuda_utils import (BUILD_MAJOR, CUDAError, DriverNotFoundError, _optional_cuda_import,
+from cuda.core._utils.cuda_utils import (BUILD_MAJOR, CUDAError, _optional_cuda_import,
                                          check_or_create_options)
 from cuda.core.typing import CompilerBackendType, ObjectCodeFormatType
 
@@ -199,15 +199,6 @@ _DEFAULT_NAME = "<default linker>"
 _NAME_LISTS = ("kernels_used", "variables_used", "ptxas_options")
 
 
-def _current_arch() -> str:
-    """'sm_XY' of the current device, for a LinkerOptions.arch of None."""
-    from cuda.core._device import Device
-    try:
-        return "sm_" + Device().arch
-    except DriverNotFoundError as err:
-        raise DriverNotFoundError("LinkerOptions.arch=None means the current device's architecture, but no CUDA "
-                                  "driver was found: give the target, e.g. LinkerOptions(arch='sm_90')") from err
-
 
 def _check_name_list(field: str, value) -> None:
     """A str, or a list or tuple of str: TypeError otherwise."""
@@ -276,7 +267,8 @@ class LinkerOptions:
         if self.name is None:
             self.name = _DEFAULT_NAME
         if self.arch is None:
-            self.arch = _current_arch()
+            from cuda.core._device import _current_arch
+            self.arch = _current_arch("LinkerOptions")
         for field in _NAME_LISTS:
             if getattr(self, field) is not None:
                 _check_name_list(field, getattr(self, field))

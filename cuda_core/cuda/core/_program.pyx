@@ -314,15 +314,6 @@ def _check_extra_sources(extra_sources) -> None:
             raise ValueError(f"Module source for {name!r} (index {index}) cannot be empty")
 
 
-def _current_arch() -> str:
-    """'sm_XY' of the current device, for a ProgramOptions.arch of None."""
-    from cuda.core._device import Device
-    try:
-        return "sm_" + Device().arch
-    except DriverNotFoundError as err:
-        raise DriverNotFoundError("ProgramOptions.arch=None means the current device's architecture, but no CUDA "
-                                  "driver was found: give the target, e.g. ProgramOptions(arch='sm_90')") from err
-
 
 @dataclass
 class ProgramOptions:
@@ -404,7 +395,8 @@ class ProgramOptions:
         if self.name is None:
             self.name = _DEFAULT_NAME
         if self.arch is None:
-            self.arch = _current_arch()
+            from cuda.core._device import _current_arch
+            self.arch = _current_arch("ProgramOptions")
         if self.extra_sources is not None:
             _check_extra_sources(self.extra_sources)
         if self.use_bundled_headers and _nvrtc_version() < (13, 3):
