@@ -476,10 +476,71 @@ def test_ipc_is_refused_clearly(memory, host_resource) -> None:
     for cls in (memory.IPCBufferDescriptor, memory.IPCAllocationHandle):
         with pytest.raises(NotImplementedError, match="IPC"):
             cls()
-    for make in (lambda: memory.GraphMemoryResource(0), lambda: memory.VirtualMemoryResource(0),
-                 lambda: memory.VirtualMemoryResourceOptions()):
-        with pytest.raises(NotImplementedError, match="not supported"):
-            make()
+    with pytest.raises(NotImplementedError, match="not supported"):
+        memory.GraphMemoryResource(0)
+
+
+# ---------------------------------------------------------------------------------------------
+# VirtualMemoryResourceOptions: the spec tables, without a driver
+
+VMM_CONVERTERS = ["_access_to_flags", "_allocation_type_to_driver", "_location_type_to_driver",
+                  "_handle_type_to_driver", "_granularity_to_driver"]
+
+
+def test_vmm_options_defaults_and_equality(memory, cuda_core) -> None:
+    typing = cuda_core.typing
+    options = memory.VirtualMemoryResourceOptions()
+    assert (options.allocation_type, options.location_type, options.handle_type, options.granularity) == (
+        typing.VirtualMemoryAllocationType.PINNED, typing.VirtualMemoryLocationType.DEVICE,
+        typing.VirtualMemoryHandleType.POSIX_FD, typing.VirtualMemoryGranularityType.RECOMMENDED)
+    assert (options.gpu_direct_rdma, options.addr_hint, options.addr_align, tuple(options.peers)) == (False, 0, None, ())
+    assert options.self_access == options.peer_access == "rw"
+    # Strings compare equal to the enums they name, so either spelling makes the same options.
+    assert memory.VirtualMemoryResourceOptions(granularity="minimum", self_access="r") == \
+        memory.VirtualMemoryResourceOptions(granularity=typing.VirtualMemoryGranularityType.MINIMUM,
+                                            self_access=typing.VirtualMemoryAccessType.READ)
+
+
+def test_vmm_options_map_to_the_driver(memory, cuda_core) -> None:
+    from cuda.bindings import driver
+    options = memory.VirtualMemoryResourceOptions
+    assert options._access_to_flags("rw") == driver.CUmemAccess_flags.CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+    assert options._access_to_flags("r") == driver.CUmemAccess_flags.CU_MEM_ACCESS_FLAGS_PROT_READ
+    assert options._access_to_flags(None) == 0
+    assert options._handle_type_to_driver(None) == driver.CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_NONE
+    assert options._handle_type_to_driver("posix_fd") == \
+        driver.CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+    assert options._location_type_to_driver("host_numa") == driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_HOST_NUMA
+    assert options._granularity_to_driver("minimum") == \
+        driver.CUmemAllocationGranularity_flags.CU_MEM_ALLOC_GRANULARITY_MINIMUM
+    assert options._allocation_type_to_driver("pinned") == driver.CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_PINNED
+    if cuda_core._build_info.cuda_major >= 13:
+        assert options._allocation_type_to_driver("managed") == \
+            driver.CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_MANAGED
+    else:
+        with pytest.raises(ValueError, match="'managed' VMM allocations need CUDA 13"):
+            options._allocation_type_to_driver("managed")
+
+
+@pytest.mark.parametrize("converter", VMM_CONVERTERS)
+def test_vmm_options_reject_unknown_specs(memory, converter) -> None:
+    convert = getattr(memory.VirtualMemoryResourceOptions, converter)
+    for bad in ("bogus", 3, ["rw"]):
+        with pytest.raises(ValueError, match=r"(Unknown|Unsupported) \w+.*expected one of"):
+            convert(bad)
+    with pytest.raises(NotImplementedError, match="win32 is currently not supported.*'win32_kmt'"):
+        memory.VirtualMemoryResourceOptions._handle_type_to_driver("win32")
+
+
+def test_vmm_resource_without_a_driver(memory, cuda_core) -> None:
+    # Host-located memory needs no device, so the resource builds with no driver at all.
+    resource = memory.VirtualMemoryResource(0, config={"location_type": "host"})
+    assert (resource.device, resource.device_id, resource.is_host_accessible) == (None, -1, True)
+    assert resource.is_device_accessible and "location_type='host'" in repr(resource)
+    with pytest.raises(TypeError, match="VirtualMemoryResourceOptions or as a dict"):
+        memory.VirtualMemoryResource(0, config=7)
+    with pytest.raises(TypeError, match="buf must be a Buffer"):
+        resource.modify_allocation(bytearray(8), 16)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -431,3 +431,68 @@ def test_peer_access_on_one_gpu(memory, device) -> None:
         assert set(resource.peer_accessible_by) == set()
         with pytest.raises(KeyError):
             peers.remove(device)
+
+
+# ---------------------------------------------------------------------------------------------
+# VirtualMemoryResource: reserve, create, map and grow through the driver's VMM API
+
+@pytest.fixture
+def vmm(memory, device):
+    if not device.properties.virtual_memory_management_supported:
+        pytest.skip("the device has no virtual memory management")
+    return memory.VirtualMemoryResource(device)
+
+
+def vmm_granularity(vmm) -> int:
+    return vmm._granularity(vmm._allocation_prop())
+
+
+def test_vmm_allocation_is_mapped_and_freed(memory, device, stream, vmm) -> None:
+    granularity = vmm_granularity(vmm)
+    buffer = vmm.allocate(5000)
+    assert (buffer.size, buffer.device_id, buffer.memory_resource) == (5000, device.device_id, vmm)
+    assert int(buffer.handle) % granularity == 0 and buffer.is_device_accessible
+    assert vmm._owned_size(int(buffer.handle), buffer.size) == granularity
+    buffer.fill(0x5A, stream=stream)
+    assert set(read_back(memory, buffer, stream).tolist()) == {0x5A}
+    buffer.close(stream=stream)
+    assert vmm._chunks == {} and vmm._reservations == {}
+    assert vmm.allocate(0).handle == 0
+
+
+def test_vmm_growth_keeps_the_contents(memory, device, stream, vmm) -> None:
+    granularity = vmm_granularity(vmm)
+    buffer = vmm.allocate(granularity)
+    data = pattern(granularity, seed=3)
+    staging = memory.LegacyPinnedMemoryResource().allocate(granularity)
+    host_view(staging)[:] = data
+    buffer.copy_from(staging, stream=stream)
+    stream.sync()
+    grown = vmm.modify_allocation(buffer, 3 * granularity + 1)
+    assert grown is buffer and buffer.size == 3 * granularity + 1
+    assert vmm._owned_size(int(buffer.handle), buffer.size) == 4 * granularity
+    assert (read_back(memory, buffer, stream)[:granularity] == data).all()
+    buffer.fill(7, stream=stream)  # the whole grown range is mapped and writable
+    assert set(read_back(memory, buffer, stream).tolist()) == {7}
+    # Not larger: the same buffer, its size kept, the access policy re-applied.
+    assert vmm.modify_allocation(buffer, granularity).size == 3 * granularity + 1
+    buffer.close(stream=stream)
+    assert vmm._chunks == {} and vmm._reservations == {}
+
+
+def test_vmm_new_options_and_refusals(memory, device, stream, vmm) -> None:
+    buffer = vmm.allocate(1024)
+    new = memory.VirtualMemoryResourceOptions(granularity="minimum", handle_type=None)
+    assert vmm.modify_allocation(buffer, 2048, config=new) is buffer and vmm.config is new
+    other = memory.DeviceMemoryResource(device).allocate(64, stream=stream)
+    with pytest.raises(ValueError, match="allocated by this VirtualMemoryResource"):
+        vmm.modify_allocation(other, 128)
+    other.close(stream=stream)
+    buffer.close()
+    with pytest.raises(RuntimeError, match="Buffer has been closed"):
+        vmm.modify_allocation(buffer, 4096)
+    with pytest.raises(TypeError, match="stream must be|Stream or GraphBuilder expected"):
+        vmm.allocate(64, stream=3)
+    if not device.properties.gpu_direct_rdma_supported:
+        with pytest.raises(RuntimeError, match="GPU Direct RDMA is not supported"):
+            memory.VirtualMemoryResource(device, config={"gpu_direct_rdma": True})

@@ -23,13 +23,14 @@ cdef struct _PointerKind:
 
 cdef class Buffer:
     cdef:
-        cydriver.CUdeviceptr _ptr
         MemoryResource _memory_resource  # None: nothing to give back
         object _owner                    # kept alive while the Buffer is open
         Stream _dealloc_stream           # orders the deallocation; None: none recorded
         bint _closed
         _PointerKind _kind
         object __weakref__
+    # Public (private names) for VirtualMemoryResource, which grows or moves an allocation.
+    cdef public cydriver.CUdeviceptr _ptr
     cdef public size_t _size
 
     # The pointer, or RuntimeError when the buffer is closed. The launcher reads it.
