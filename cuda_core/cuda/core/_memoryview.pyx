@@ -389,12 +389,14 @@ cdef class StridedMemoryView:
         """The view as a DLPack capsule, versioned when ``max_version`` allows 1.0; the
         capsule keeps this view (and so the memory's owner) alive. No copies, no device
         change, and no stream ordering (the view's memory is already ordered)."""
+        if dl_device is not None:
+            raise BufferError("StridedMemoryView exports on its own device: dl_device other than None is not "
+                              "supported")
         if copy:
-            raise BufferError("StridedMemoryView exports without copying (copy=True is not supported)")
+            raise BufferError("StridedMemoryView exports without copying: copy=True is not supported")
+        if max_version is not None and not (isinstance(max_version, tuple) and len(max_version) == 2):
+            raise BufferError(f"Expected max_version to be a (major, minor) tuple, got {max_version!r}")
         device_type, device_id = self.__dlpack_device__()
-        if dl_device is not None and tuple(dl_device) != (device_type, device_id):
-            raise BufferError(f"StridedMemoryView exports on its own device {(device_type, device_id)}, not "
-                              f"{tuple(dl_device)}")
         cdef bint versioned = max_version is not None and tuple(max_version) >= (1, 0)
         return _export(self, device_type, device_id, versioned)
 

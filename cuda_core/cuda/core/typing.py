@@ -12,7 +12,6 @@ from typing import Literal
 
 from cuda.core._context import DeviceResourcesType
 from cuda.core._stream import IsStreamType
-from cuda.core._utils.cuda_utils import driver
 
 __all__ = [
     "AddressModeType",
@@ -212,5 +211,6 @@ def __getattr__(name: str) -> object:
         raise AttributeError(f"module 'cuda.core.typing' has no attribute {name!r}")
     # What Buffer.handle and device pointers may be: a CUdeviceptr, an int address, or None.
     global DevicePointerType
+    from cuda.bindings import driver
     DevicePointerType = driver.CUdeviceptr | int | None
     return DevicePointerType
