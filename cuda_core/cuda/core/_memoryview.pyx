@@ -155,7 +155,7 @@ cdef int _device_of_pointer(intptr_t ptr) except -2:
     cdef cydriver.CUdevice device = 0
     cdef cydriver.CUdeviceptr address = <cydriver.CUdeviceptr>ptr
     if ptr == 0:
-        return _current_device()
+        return _current_device_or_none()
     with nogil:
         HANDLE_RETURN(cydriver.cuPointerGetAttribute(&ordinal, cydriver.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
                                                      address))
@@ -165,6 +165,16 @@ cdef int _device_of_pointer(intptr_t ptr) except -2:
 cdef int _current_device() except -2:
     from cuda.core._device import Device
     return Device().device_id
+
+
+cdef int _current_device_or_none() except -2:
+    """The current device, as NVIDIA's cuda.core gives host views of the array interface;
+    -1 where there is no CUDA driver at all."""
+    from cuda.core._utils.cuda_utils import DriverNotFoundError
+    try:
+        return _current_device()
+    except DriverNotFoundError:
+        return -1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -596,7 +606,7 @@ cdef int _fill_from_array_interface(StridedMemoryView view, object obj) except -
     cdef dict interface = _checked_interface(obj, "__array_interface__")
     _fill_common(view, obj, interface)
     view.is_device_accessible = False
-    view.device_id = _current_device()
+    view.device_id = _current_device_or_none()
     view._dl_device_type = kDLCPU
     return 0
 
