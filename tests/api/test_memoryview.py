@@ -206,3 +206,12 @@ def test_args_viewable_as_strided_memory(cuda_core) -> None:
     assert _StridedMemoryViewProxy(cai_object()).has_dlpack is False
     with pytest.raises(BufferError, match="does not support any data exchange protocol"):
         total(1, [1, 2, 3])
+
+
+def test_a_view_is_passed_to_kernels_as_its_pointer(smv) -> None:
+    from cuda.core._kernel_arg_handler import _packed_arguments
+    array = np.arange(8, dtype=np.float32)
+    view = smv.from_dlpack(array, stream_ptr=-1)
+    assert _packed_arguments(view) == [array.ctypes.data.to_bytes(8, "little")]
+    sliced = view.view(view._layout[2:])
+    assert _packed_arguments(sliced) == [(array.ctypes.data + 8).to_bytes(8, "little")]
