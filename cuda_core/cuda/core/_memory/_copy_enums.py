@@ -4,7 +4,7 @@ driver's cuMemcpyBatchAsync. Plain Python: nothing here touches the driver."""
 from __future__ import annotations
 
 import dataclasses
-from cuda.core.typing import StrEnum  # enum.StrEnum, or its Python 3.10 stand-in
+from cuda.core._utils.pycompat import StrEnum
 
 __all__ = ["CopyOptions", "MemcpyOverlapMode", "MemcpySrcAccessOrder"]
 
