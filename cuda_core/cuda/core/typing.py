@@ -37,7 +37,6 @@ __all__ = [
 ]
 
 
-
 # The states of a process that cuda.core.checkpoint reports.
 ProcessStateType = Literal["running", "locked", "checkpointed", "failed"]
 
