@@ -1,3 +1,4 @@
+# cython: infer_types=True
 """cuda.core _StridedLayout: the shape, strides (in elements), itemsize and slice offset of a
 strided tensor, and the transformations of it that need no data movement.
 
@@ -659,20 +660,20 @@ cdef class _StridedLayout:
         cdef int64_t target[LAYOUT_MAX_NDIM]
         cdef int64_t volume = self._get_volume(), known = 1, extent
         cdef int inferred = -1
-        for i in range(ndim):
-            if shape[i] < -1:
-                raise ValueError(f"Extents must be non-negative (or -1 for one inferred extent), "
-                                 f"got {shape}")
         _check_ndim(ndim)
         for i in range(ndim):
-            extent = shape[i]
+            target[i] = shape[i]
+            if target[i] < -1:
+                raise ValueError(f"Extents must be non-negative (or -1 for one inferred extent), "
+                                 f"got {shape}")
+        for i in range(ndim):
+            extent = target[i]
             if extent == -1:
                 if inferred >= 0:
                     raise ValueError(f"There can be at most one -1 extent in a shape, got {shape}")
                 inferred = i
             elif _mul_overflows(known, extent, &known):
                 raise OverflowError(f"The volume of shape {shape} does not fit in 64 bits")
-            target[i] = extent
         if inferred >= 0:
             if known == 0:
                 raise ValueError(f"The -1 extent is ambiguous when the specified sub-volume is 0 "
