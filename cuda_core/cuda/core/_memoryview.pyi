@@ -4,16 +4,22 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy
+from typing_extensions import CapsuleType, disjoint_base
 
 from cuda.core._layout import _StridedLayout
 from cuda.core._memory import Buffer
 from cuda.core._stream import Stream
 
+__all__ = ['StridedMemoryView', 'args_viewable_as_strided_memory']
+
 bfloat16: Any
 
+@disjoint_base
 class StridedMemoryView:
     """A strided view of array memory on the host or a device (DLPack, CUDA Array Interface,
     NumPy array interface, or a Buffer with a layout)."""
+    __dlpack_c_exchange_api__: CapsuleType
+    __c_dlpack_exchange_api__: CapsuleType
     @property
     def ptr(self) -> int: ...
     @property
