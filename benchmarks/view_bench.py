@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Host cost of making a StridedMemoryView and of launching a kernel that takes one: our
+cuda.core beside NVIDIA's, one process per side, in interleaved rounds on one core.
+
+Rows: a view of a numpy array (DLPack on the host), of a CuPy array (DLPack, and the CUDA
+Array Interface), of a PyTorch tensor (DLPack), each on a consumer stream; a view of a
+Buffer (from_buffer); and a launch of ``empty(float*, int)`` given a view. The libraries
+that are not installed leave their rows empty. The kernel is built by nvcc once and loaded
+by both sides (launch_bench.py's cubin), so no NVRTC is involved.
+
+Usage (GPU machine): python benchmarks/view_bench.py [--quick] [--rounds N] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from launch_bench import BATCH, build_cubin, merge_rounds, paired_ratio, per_call_us
+
+METRICS = ("view of numpy (DLPack) [us]", "view of CuPy (DLPack) [us]", "view of CuPy (CAI) [us]",
+           "view of torch (DLPack) [us]", "view of a Buffer [us]", "launch with a view [us]")
+
+
+def _optional(name: str):
+    try:
+        return __import__(name)
+    except ImportError:
+        return None
+
+
+def measure(cubin: Path, batches: int) -> dict[str, float | str]:
+    """This process's figures, through whichever cuda.core is importable."""
+    import numpy as np
+    import cuda.core as cc
+    from cuda.core.utils import StridedMemoryView as View
+
+    device = cc.Device(0)
+    device.set_current()
+    stream = device.create_stream()
+    consumer = int(stream.handle)
+    kernel = cc.ObjectCode.from_cubin(cubin.read_bytes()).get_kernel("empty")
+    config = cc.LaunchConfig(grid=1, block=1)
+    buffer = device.allocate(4096, stream=stream)
+    stream.sync()
+    host = np.zeros((32, 32), dtype=np.float32)
+    cases = {"view of numpy (DLPack) [us]": lambda: View.from_dlpack(host, -1),
+             "view of a Buffer [us]": lambda: View.from_buffer(buffer, (1024,), dtype=np.float32)}
+    cupy = _optional("cupy")
+    if cupy is not None:
+        with cupy.cuda.ExternalStream(consumer):
+            array = cupy.zeros((32, 32), dtype=cupy.float32)
+        cases["view of CuPy (DLPack) [us]"] = lambda: View.from_dlpack(array, consumer)
+        cases["view of CuPy (CAI) [us]"] = lambda: View.from_cuda_array_interface(array, consumer)
+    torch = _optional("torch")
+    if torch is not None and torch.cuda.is_available():
+        tensor = torch.zeros((32, 32), dtype=torch.float32, device="cuda")
+        torch.cuda.synchronize()
+        cases["view of torch (DLPack) [us]"] = lambda: View.from_dlpack(tensor, consumer)
+    view = View.from_buffer(buffer, (1024,), dtype=np.float32)
+    n = np.int32(1024)
+    launch = cc.launch
+
+    def launches() -> None:
+        for _ in range(BATCH):
+            launch(stream, config, kernel, view, n)
+
+    def batch_of(make):
+        def run() -> None:
+            for _ in range(BATCH):
+                make()
+        return run
+
+    result: dict[str, float | str] = {}
+    for metric, make in cases.items():
+        per_call_us(batch_of(make), 3, stream.sync)  # warm-up
+        result[metric] = per_call_us(batch_of(make), batches, stream.sync)
+    try:
+        launch(stream, config, kernel, view, n)
+    except TypeError:  # a cuda.core that does not take views as arguments: no figure
+        pass
+    else:
+        per_call_us(launches, 3, stream.sync)
+        result["launch with a view [us]"] = per_call_us(launches, batches, stream.sync)
+    result["version"] = getattr(cc, "__version__", "?")
+    result["module"] = cc.__file__
+    buffer.close(stream)
+    return result
+
+
+def run_worker(side: str, cubin: Path, batches: int, env: dict[str, str]) -> dict:
+    command = [sys.executable, str(Path(__file__).resolve()), "--worker", side, "--cubin", str(cubin),
+               "--batches", str(batches)]
+    result = subprocess.run(command, env=env, capture_output=True, text=True)
+    if result.returncode != 0:
+        return {"error": (result.stderr.strip().splitlines() or ["failed"])[-1]}
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def table(results: dict[str, dict]) -> str:
+    lines = [f"{'metric':<30} {'ours':>9} {'nvidia':>9} {'ours/nvidia':>12} {'paired':>7}"]
+    for metric in METRICS:
+        ours, nvidia = results["ours"].get(metric), results["nvidia"].get(metric)
+        if not isinstance(ours, float) and not isinstance(nvidia, float):
+            continue
+        cells = [f"{v:9.2f}" if isinstance(v, float) else f"{'-':>9}" for v in (ours, nvidia)]
+        ratio = f"{ours / nvidia:12.2f}" if isinstance(ours, float) and isinstance(nvidia, float) else f"{'-':>12}"
+        paired = paired_ratio(results, metric)
+        lines.append(f"{metric:<30} {' '.join(cells)} {ratio} {paired:7.2f}" if paired is not None
+                     else f"{metric:<30} {' '.join(cells)} {ratio} {'-':>7}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="one round of fewer batches")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--rounds", type=int, default=5, help="processes per side, interleaved (default 5)")
+    parser.add_argument("--nvidia-pythonpath", default="", help="PYTHONPATH for NVIDIA's cuda.core")
+    parser.add_argument("--worker", choices=("ours", "nvidia"), help=argparse.SUPPRESS)
+    parser.add_argument("--cubin", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--batches", type=int, default=0, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        print(json.dumps(measure(args.cubin, args.batches)))
+        return 0
+
+    batches = 20 if args.quick else 100
+    rounds_wanted = 1 if args.quick else args.rounds
+    ours_env = dict(os.environ)
+    nvidia_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if args.nvidia_pythonpath:
+        nvidia_env["PYTHONPATH"] = args.nvidia_pythonpath
+    with tempfile.TemporaryDirectory() as work:
+        arch = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
+                              capture_output=True, text=True, check=True).stdout.split()[0].replace(".", "")
+        cubin = build_cubin(Path(work), arch)
+        core = max(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {core})
+        rounds: dict[str, list[dict]] = {"ours": [], "nvidia": []}
+        for _ in range(rounds_wanted):
+            for side, env in (("ours", ours_env), ("nvidia", nvidia_env)):
+                rounds[side].append(run_worker(side, cubin, batches, env))
+    results = {side: merge_rounds(samples) for side, samples in rounds.items()}
+    print(f"host: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
+    for side, figures in results.items():
+        print(f"{side:>6}: {figures.get('version', '')} {figures.get('module', '')} {figures.get('error', '')}")
+    print(f"host cost per call: median over {rounds_wanted} interleaved process(es) per side of the median over "
+          f"{batches} batches of {BATCH}, on core {core}")
+    print(table(results))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"rounds": rounds_wanted, "batches": batches, "core": core,
+                                         "results": results,
+                                         "paired ours/nvidia": {m: paired_ratio(results, m) for m in METRICS}},
+                                        indent=2))
+    return 0 if all("error" not in figures for figures in results.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
