@@ -25,7 +25,9 @@ export PYTHONUNBUFFERED=1
 status=0
 UPSTREAM_FILES=${UPSTREAM_FILES:-tests/test_device.py tests/test_context.py tests/test_stream.py tests/test_event.py \
 tests/test_launcher.py tests/test_module.py tests/test_program.py tests/test_host.py tests/test_cuda_utils.py \
-tests/memory/test_managed_ops.py tests/test_memory.py}
+tests/memory/test_managed_ops.py tests/test_memory.py tests/test_linker.py tests/test_typing_imports.py \
+tests/test_utils.py tests/test_utils_dlpack.py tests/test_strided_layout.py tests/test_program_cache.py \
+tests/test_program_cache_multiprocess.py tests/test_program_compile_cache.py}
 pip_target() { local target=$1; shift; "$PY" -m pip install -q --no-index --no-deps --no-compile --target "$target" "$@"; }
 gpu_tests() {  # major, PYTHONPATH entries...
   local major=$1; shift
@@ -41,6 +43,7 @@ examples_and_bench() {  # major, PYTHONPATH entries...
   if [ "${BENCH:-1}" = 1 ]; then
     PYTHONPATH=$(IFS=:; echo "$*") "$PY" benchmarks/launch_bench.py ${LAUNCH_BENCH_ARGS:-} \
       --json "$OUT/launch_bench_cu$major.json" || status=1
+    PYTHONPATH=$(IFS=:; echo "$*") "$PY" benchmarks/view_bench.py --json "$OUT/view_bench_cu$major.json" || status=1
     "$PY" benchmarks/import_bench.py --ours "$(IFS=:; echo "$*")" --python "$PY" \
       --json "$OUT/import_bench_cu$major.json" || status=1
   fi
@@ -52,7 +55,6 @@ upstream_suite() {  # major, our install, our bindings site
   # cuda.core's; names of later parts of the port get placeholders on our side.
   "$PY" tools/upstream_suite.py --root .upstream --files $UPSTREAM_FILES --ours-python "$PY" \
     --ours-path "$install" --ours-path "$site" --nvidia-python "$PY" --nvidia-path "$site" \
-    --later-part-name cuda.core.utils:StridedMemoryView \
     --jobs "${UPSTREAM_JOBS:-4}" --timeout "${UPSTREAM_TIMEOUT:-300}" --json "$OUT/upstream-cu$major.json" || true
 }
 
