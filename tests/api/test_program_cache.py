@@ -389,6 +389,34 @@ def test_processes_writing_at_once_leave_whole_entries(utils, tmp_path) -> None:
     assert list((root / "tmp").iterdir()) == []
 
 
+_CHURNER = r"""
+import sys
+from cuda.core.utils import FileStreamProgramCache
+root, worker = sys.argv[1], sys.argv[2]
+cache = FileStreamProgramCache(root, max_size_bytes=20_000)
+for round in range(300):
+    if worker == "clear":
+        cache.clear()
+    else:
+        cache[f"{worker}-{round % 40}"] = bytes(500 + round % 7)
+"""
+
+
+def test_writers_survive_a_concurrent_clear_and_eviction(utils, tmp_path) -> None:
+    # clear() removes shard directories that are empty for a moment; a writer between its mkdir
+    # and its rename must make them again rather than fail.
+    root = tmp_path / "churned-cache"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
+    workers = [subprocess.Popen([sys.executable, "-c", _CHURNER, str(root), worker], env=env,
+                                stderr=subprocess.PIPE, text=True) for worker in ("a", "b", "c", "clear")]
+    for worker in workers:
+        _, stderr = worker.communicate(timeout=120)
+        assert worker.returncode == 0, stderr
+    cache = utils.FileStreamProgramCache(root, max_size_bytes=20_000)
+    cache[b"after"] = b"still works"
+    assert cache[b"after"] == b"still works"
+
+
 # ---------------------------------------------------------------------------------------------
 # Program.compile(cache=...) with real NVRTC compiles.
 

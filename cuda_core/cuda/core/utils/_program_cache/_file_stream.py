@@ -51,6 +51,9 @@ _SHARING_RETRY_DELAYS = (0.0, 0.005, 0.01, 0.02, 0.05, 0.1)
 
 _UTIME_SUPPORTS_FD = os.utime in os.supports_fd
 
+# How often a write makes again the shard directory that a concurrent clear() removed.
+_COMMIT_ATTEMPTS = 8
+
 # The extended attribute that seals an entry: b"<length>:<crc32 in hex>".
 _SEAL_ATTRIBUTE = "user.cuda_core.program_cache.seal"
 _HAS_XATTR = hasattr(os, "setxattr") and hasattr(os, "getxattr")
@@ -214,6 +217,19 @@ def _read_entry(path: Path) -> tuple[os.stat_result, bytes, bool]:
         raise FileNotFoundError(errno.ENOENT, "not an entry file", str(path)) from exc
 
 
+def _make_dir(path: Path, mode: int = 0o777) -> None:
+    """mkdir -p ``path``. Another process's clear() can remove it between the attempt and
+    pathlib's check that it exists (FileExistsError then): tried again, a few times at most."""
+    for _ in range(_COMMIT_ATTEMPTS - 1):
+        try:
+            path.mkdir(mode=mode, parents=True, exist_ok=True)
+            return
+        except FileExistsError:
+            if path.exists() and not path.is_dir():
+                raise  # a file where the directory belongs
+    path.mkdir(mode=mode, parents=True, exist_ok=True)
+
+
 # ---------------------------------------------------------------------------------------------
 
 class FileStreamProgramCache(ProgramCacheResource):
@@ -289,9 +305,9 @@ class FileStreamProgramCache(ProgramCacheResource):
     def __setitem__(self, key: CacheKey, value: CacheValue) -> None:
         data = _extract_bytes(value)
         target = self._path_for_key(key)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        _make_dir(target.parent)
         # tmp/ may have been removed by hand since the cache was opened.
-        self._tmp.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _make_dir(self._tmp, 0o700)
         replaced = self._size_of(target) if self._max_size_bytes is not None else 0
         fd, name = tempfile.mkstemp(prefix=_TMP_PREFIX, dir=self._tmp)
         staged = Path(name)
@@ -301,7 +317,7 @@ class FileStreamProgramCache(ProgramCacheResource):
                 file.flush()
                 _seal(file.fileno(), data)
                 os.fsync(file.fileno())
-            committed = _replace_with_sharing_retry(staged, target)
+            committed = self._commit(staged, target)
         except BaseException:
             with contextlib.suppress(OSError):
                 staged.unlink()
@@ -317,6 +333,20 @@ class FileStreamProgramCache(ProgramCacheResource):
             over = self._tracked_size_bytes > self._max_size_bytes
         if over:
             self._enforce_size_cap()
+
+    @staticmethod
+    def _commit(staged: Path, target: Path) -> bool:
+        """Rename the written ``staged`` file over ``target`` (see _replace_with_sharing_retry).
+        Another process's clear() may remove the shard directory, empty for a moment, between
+        its mkdir and the rename: it is made again, a few times at most."""
+        for _ in range(_COMMIT_ATTEMPTS - 1):
+            try:
+                return _replace_with_sharing_retry(staged, target)
+            except FileNotFoundError:
+                if not staged.exists():
+                    raise
+                _make_dir(target.parent)
+        return _replace_with_sharing_retry(staged, target)
 
     def __delitem__(self, key: CacheKey) -> None:
         path = self._path_for_key(key)
