@@ -43,6 +43,8 @@ def test_factories_keep_the_code_or_the_path(cuda_core, tmp_path: Path, factory,
     # A path is kept as a str and read by the driver when loading: it need not exist yet.
     assert make(path).code == str(path) and make(str(path)).code == str(path)
     assert make(b"x").name == "" and make(b"x").symbol_mapping == {}
+    # Lowered names may be bytes too, as Program records NVRTC's.
+    assert make(b"x", symbol_mapping={"f<int>": b"_Z1fIiEvv"}).symbol_mapping == {"f<int>": b"_Z1fIiEvv"}
 
 
 def test_factory_arguments_are_checked(cuda_core) -> None:

@@ -360,3 +360,43 @@ def test_launch_paths(cuda_core, device, features, how) -> None:
     for value in (7, 9):
         cuda_core.launch(stream, config, features.get_kernel("fill"), out, np.uint32(value), np.uint32(n))
     assert to_host(out, stream, np.uint32, n).tolist() == [9] * n
+
+
+def test_strided_memory_views_as_kernel_arguments(cuda_core, device, nvrtc_code) -> None:
+    """saxpy over views: of a CuPy or PyTorch array where one is installed (DLPack on the
+    device, ordered on our stream), and of a Buffer with a layout (from_buffer)."""
+    from cuda.core.utils import StridedMemoryView
+    n = 1000
+    stream = device.create_stream()
+    config = cuda_core.LaunchConfig(grid=4, block=256)
+    saxpy = nvrtc_code.get_kernel("saxpy")
+    buffers = [device.allocate(n * 4, stream=stream) for _ in range(3)]
+    views = [StridedMemoryView.from_buffer(buffer, (n,), dtype=np.float32) for buffer in buffers]
+    staging = cuda_core.LegacyPinnedMemoryResource().allocate(n * 4)
+    host = np.frombuffer(memoryview(staging), dtype=np.float32)
+    for value, buffer in ((1.0, buffers[0]), (2.0, buffers[1])):
+        host[:] = value
+        buffer.copy_from(staging, stream=stream)
+        stream.sync()
+    cuda_core.launch(stream, config, saxpy, np.float32(3.0), views[0], views[1], views[2], np.uint64(n))
+    buffers[2].copy_to(staging, stream=stream)
+    stream.sync()
+    assert set(host.tolist()) == {5.0}
+    import importlib
+    for library in ("cupy", "torch"):
+        try:
+            module = importlib.import_module(library)
+        except ImportError:
+            continue
+        if library == "torch":
+            array = module.zeros(n, dtype=module.float32, device="cuda")
+        else:
+            array = module.zeros(n, dtype=module.float32)
+        view = StridedMemoryView.from_any_interface(array, stream_ptr=int(stream.handle))
+        assert view.ptr != 0 and view.device_id == device.device_id and view.shape == (n,)
+        cuda_core.launch(stream, config, saxpy, np.float32(2.0), views[0], views[1], view, np.uint64(n))
+        stream.sync()
+        assert float(array.sum()) == 4.0 * n
+    for buffer in buffers:
+        buffer.close(stream)
+    stream.close()

@@ -496,3 +496,28 @@ def test_vmm_new_options_and_refusals(memory, device, stream, vmm) -> None:
     if not device.properties.gpu_direct_rdma_supported:
         with pytest.raises(RuntimeError, match="GPU Direct RDMA is not supported"):
             memory.VirtualMemoryResource(device, config={"gpu_direct_rdma": True})
+
+
+# ---------------------------------------------------------------------------------------------
+# Batched copies
+
+def test_copy_batch_copies_every_pair(memory, device, stream) -> None:
+    from cuda.core import Host
+    from cuda.core.utils import CopyOptions, copy_batch
+    pool = memory.DeviceMemoryResource(device)
+    pinned = memory.LegacyPinnedMemoryResource()
+    sizes = (64, 4 * KIB, 3 * MIB)
+    sources = [pinned.allocate(size) for size in sizes]
+    for seed, source in enumerate(sources):
+        host_view(source)[:] = pattern(source.size, seed)
+    middles = [pool.allocate(size, stream=stream) for size in sizes]
+    ends = [pinned.allocate(size) for size in sizes]
+    options = [CopyOptions(), CopyOptions(src_access_order="during_api_call"),
+               CopyOptions(src_access_order="any", dst_location_hint=device, src_location_hint=Host())]
+    copy_batch(stream, sources, middles, options=options)  # host -> device, three runs of options
+    copy_batch(stream, middles, ends)  # device -> host, one for all
+    stream.sync()
+    for seed, end in enumerate(ends):
+        assert (host_view(end) == pattern(end.size, seed)).all()
+    for buffer in middles:
+        buffer.close(stream)

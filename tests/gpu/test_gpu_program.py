@@ -76,7 +76,8 @@ def test_cubin_for_the_current_device_gives_kernels_by_name_expression(device, c
         assert int(kernel.handle) != 0
     # The lowered (mangled) name is found too.
     lowered = compiled.symbol_mapping["block_sum<float>"]
-    assert lowered.startswith("_Z") and compiled.get_kernel(lowered).num_arguments == 3
+    assert lowered.startswith(b"_Z") and compiled.get_kernel(lowered).num_arguments == 3
+    assert compiled.get_kernel(lowered.decode()).num_arguments == 3
 
 
 @pytest.mark.parametrize("name", ["saxpy", "block_sum<float>"])

@@ -2,13 +2,28 @@
 # and the one exporter of cuda.core's memory as DLPack capsules.
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
-# DLDeviceType values cuda.core exports, and DLDataTypeCode kDLInt.
+# DLDeviceType values cuda.core exports and imports.
 cdef enum:
     kDLCPU = 1
     kDLCUDA = 2
     kDLCUDAHost = 3
     kDLCUDAManaged = 13
+
+# DLDataTypeCode values.
+cdef enum:
     kDLInt = 0
+    kDLUInt = 1
+    kDLFloat = 2
+    kDLOpaqueHandle = 3
+    kDLBfloat = 4
+    kDLComplex = 5
+    kDLBool = 6
+
+# The DLPack version cuda.core speaks, and the read-only flag of a versioned tensor.
+cdef enum:
+    DLPACK_MAJOR_VERSION = 1
+    DLPACK_MINOR_VERSION = 0
+    DLPACK_FLAG_BITMASK_READ_ONLY = 1
 
 
 cdef struct DLDevice:
@@ -50,6 +65,32 @@ cdef struct DLManagedTensorVersioned:
     uint64_t flags
     DLTensor dl_tensor
 
+
+# A capsule over an ndim tensor at ``data`` (``strides`` in elements, NULL: C-contiguous),
+# versioned or legacy; the tensor holds a reference to ``owner`` until its consumer releases it.
+cdef object export_tensor(object owner, void* data, int ndim, const int64_t* shape, const int64_t* strides,
+                          DLDataType dtype, int device_type, int device_id, bint versioned, bint readonly)
+
+# The versioned managed tensor export_tensor wraps in a capsule, for C consumers.
+cdef DLManagedTensorVersioned* new_versioned_tensor(
+    object owner, void* data, int ndim, const int64_t* shape, const int64_t* strides, DLDataType dtype,
+    int device_type, int device_id, bint readonly) except NULL
+
+# A consumed DLPack tensor: exactly one of versioned and legacy is set while it is held.
+cdef struct ImportedTensor:
+    DLManagedTensorVersioned* versioned
+    DLManagedTensor* legacy
+    DLTensor* tensor
+    bint readonly
+
+# Consume ``capsule`` (renamed "used_..."), filling ``out``; BufferError for anything else.
+cdef int import_capsule(object capsule, ImportedTensor* out) except -1
+
+# Take ownership of a versioned tensor a C producer hands over (no capsule).
+cdef int adopt_versioned(DLManagedTensorVersioned* tensor, ImportedTensor* out) except -1
+
+# Call the producer's deleter of an imported tensor, once.
+cdef void release_imported(ImportedTensor* imported) noexcept
 
 # A capsule over ``size`` bytes at ``data`` as a 1-D int8 tensor, versioned or legacy; the
 # tensor holds a reference to ``owner`` until its consumer releases it.

@@ -1,8 +1,9 @@
-"""DLPack export of cuda.core memory: capsules over raw bytes that keep their owner alive."""
+"""DLPack for cuda.core: export of memory and views as capsules that keep their owner alive, and
+import of other libraries' capsules (StridedMemoryView)."""
 
 from enum import IntEnum
 
-from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid, PyCapsule_New
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid, PyCapsule_New, PyCapsule_SetName
 from cpython.ref cimport PyObject, Py_XDECREF, Py_XINCREF
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc
@@ -18,17 +19,9 @@ class DLDeviceType(IntEnum):
 
 
 # One allocation per export: the managed tensor first (so its address is the block's), then
-# the 1-D shape and strides it points to.
-cdef struct _LegacyExport:
-    DLManagedTensor tensor
-    int64_t shape
-    int64_t stride
-
-
-cdef struct _VersionedExport:
-    DLManagedTensorVersioned tensor
-    int64_t shape
-    int64_t stride
+# the shape and strides it points to (2 * ndim int64 values right after the struct).
+cdef size_t _block_size(size_t header, int ndim) noexcept:
+    return header + 2 * <size_t>max(ndim, 1) * sizeof(int64_t)
 
 
 cdef void _release_legacy(DLManagedTensor* tensor) noexcept nogil:
@@ -59,53 +52,117 @@ cdef void _versioned_capsule_gone(object capsule) noexcept:
         _release_versioned(<DLManagedTensorVersioned*>PyCapsule_GetPointer(capsule, b"dltensor_versioned"))
 
 
-cdef void _describe(DLTensor* tensor, void* data, size_t size, int64_t* shape, int64_t* stride,
-                    int device_type, int device_id) noexcept:
-    # The bytes as a 1-D, contiguous int8 tensor of length size.
+cdef void _describe(DLTensor* tensor, int64_t* room, void* data, int ndim, const int64_t* shape,
+                    const int64_t* strides, DLDataType dtype, int device_type, int device_id) noexcept:
+    # Copy shape and strides into the block's room; NULL strides stay NULL (C-contiguous).
+    cdef int axis
     tensor.data = data
     tensor.device.device_type = device_type
     tensor.device.device_id = device_id
-    tensor.ndim = 1
-    tensor.dtype.code = kDLInt
-    tensor.dtype.bits = 8
-    tensor.dtype.lanes = 1
-    shape[0] = <int64_t>size
-    stride[0] = 1
-    tensor.shape = shape
-    tensor.strides = stride
+    tensor.ndim = ndim
+    tensor.dtype = dtype
+    for axis in range(ndim):
+        room[axis] = shape[axis]
+        if strides != NULL:
+            room[ndim + axis] = strides[axis]
+    tensor.shape = room if ndim > 0 else NULL
+    tensor.strides = room + ndim if strides != NULL and ndim > 0 else NULL
     tensor.byte_offset = 0
 
 
-cdef object export_bytes(object owner, void* data, size_t size, bint versioned, int device_type, int device_id):
-    cdef _VersionedExport* new_block
-    cdef _LegacyExport* old_block
-    if versioned:
-        new_block = <_VersionedExport*>malloc(sizeof(_VersionedExport))
-        if new_block == NULL:
-            raise MemoryError("no host memory left for a DLPack tensor descriptor")
-        new_block.tensor.version.major = 1
-        new_block.tensor.version.minor = 0
-        new_block.tensor.flags = 0  # writable, and not a copy
-        new_block.tensor.manager_ctx = <void*>owner
-        new_block.tensor.deleter = _release_versioned
-        _describe(&new_block.tensor.dl_tensor, data, size, &new_block.shape, &new_block.stride,
-                  device_type, device_id)
-        Py_XINCREF(<PyObject*>owner)
-        try:
-            return PyCapsule_New(new_block, b"dltensor_versioned", _versioned_capsule_gone)
-        except BaseException:
-            _release_versioned(&new_block.tensor)
-            raise
-    old_block = <_LegacyExport*>malloc(sizeof(_LegacyExport))
-    if old_block == NULL:
+cdef DLManagedTensorVersioned* new_versioned_tensor(
+        object owner, void* data, int ndim, const int64_t* shape, const int64_t* strides, DLDataType dtype,
+        int device_type, int device_id, bint readonly) except NULL:
+    cdef DLManagedTensorVersioned* tensor = <DLManagedTensorVersioned*>malloc(
+        _block_size(sizeof(DLManagedTensorVersioned), ndim))
+    if tensor == NULL:
         raise MemoryError("no host memory left for a DLPack tensor descriptor")
-    old_block.tensor.manager_ctx = <void*>owner
-    old_block.tensor.deleter = _release_legacy
-    _describe(&old_block.tensor.dl_tensor, data, size, &old_block.shape, &old_block.stride,
+    tensor.version.major = DLPACK_MAJOR_VERSION
+    tensor.version.minor = DLPACK_MINOR_VERSION
+    tensor.flags = DLPACK_FLAG_BITMASK_READ_ONLY if readonly else 0
+    tensor.manager_ctx = <void*>owner
+    tensor.deleter = _release_versioned
+    _describe(&tensor.dl_tensor, <int64_t*>(tensor + 1), data, ndim, shape, strides, dtype, device_type, device_id)
+    Py_XINCREF(<PyObject*>owner)
+    return tensor
+
+
+cdef object export_tensor(object owner, void* data, int ndim, const int64_t* shape, const int64_t* strides,
+                          DLDataType dtype, int device_type, int device_id, bint versioned, bint readonly):
+    cdef DLManagedTensorVersioned* new_tensor
+    cdef DLManagedTensor* old_tensor
+    if versioned:
+        new_tensor = new_versioned_tensor(owner, data, ndim, shape, strides, dtype, device_type, device_id, readonly)
+        try:
+            return PyCapsule_New(new_tensor, b"dltensor_versioned", _versioned_capsule_gone)
+        except BaseException:
+            _release_versioned(new_tensor)
+            raise
+    old_tensor = <DLManagedTensor*>malloc(_block_size(sizeof(DLManagedTensor), ndim))
+    if old_tensor == NULL:
+        raise MemoryError("no host memory left for a DLPack tensor descriptor")
+    old_tensor.manager_ctx = <void*>owner
+    old_tensor.deleter = _release_legacy
+    _describe(&old_tensor.dl_tensor, <int64_t*>(old_tensor + 1), data, ndim, shape, strides, dtype,
               device_type, device_id)
     Py_XINCREF(<PyObject*>owner)
     try:
-        return PyCapsule_New(old_block, b"dltensor", _legacy_capsule_gone)
+        return PyCapsule_New(old_tensor, b"dltensor", _legacy_capsule_gone)
     except BaseException:
-        _release_legacy(&old_block.tensor)
+        _release_legacy(old_tensor)
         raise
+
+
+cdef object export_bytes(object owner, void* data, size_t size, bint versioned, int device_type, int device_id):
+    # The bytes as a 1-D, contiguous int8 tensor of length size.
+    cdef int64_t length = <int64_t>size
+    cdef int64_t unit = 1
+    cdef DLDataType int8
+    int8.code = kDLInt
+    int8.bits = 8
+    int8.lanes = 1
+    return export_tensor(owner, data, 1, &length, &unit, int8, device_type, device_id, versioned, False)
+
+
+# ---- import ----
+
+cdef int import_capsule(object capsule, ImportedTensor* out) except -1:
+    cdef DLManagedTensorVersioned* new_tensor
+    cdef DLManagedTensor* old_tensor
+    if PyCapsule_IsValid(capsule, b"dltensor_versioned"):
+        adopt_versioned(<DLManagedTensorVersioned*>PyCapsule_GetPointer(capsule, b"dltensor_versioned"), out)
+        PyCapsule_SetName(capsule, b"used_dltensor_versioned")
+        return 0
+    if PyCapsule_IsValid(capsule, b"dltensor"):
+        old_tensor = <DLManagedTensor*>PyCapsule_GetPointer(capsule, b"dltensor")
+        PyCapsule_SetName(capsule, b"used_dltensor")
+        out.versioned = NULL
+        out.legacy = old_tensor
+        out.tensor = &old_tensor.dl_tensor
+        out.readonly = False
+        return 0
+    raise BufferError("__dlpack__() did not return an unconsumed DLPack capsule (named 'dltensor' or "
+                      "'dltensor_versioned')")
+
+
+cdef int adopt_versioned(DLManagedTensorVersioned* tensor, ImportedTensor* out) except -1:
+    if tensor.version.major > DLPACK_MAJOR_VERSION:
+        raise BufferError(f"the DLPack tensor is of version {tensor.version.major}.{tensor.version.minor}; "
+                          f"cuda.core reads DLPack up to {DLPACK_MAJOR_VERSION}.{DLPACK_MINOR_VERSION}")
+    out.versioned = tensor
+    out.legacy = NULL
+    out.tensor = &tensor.dl_tensor
+    out.readonly = (tensor.flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0
+    return 0
+
+
+cdef void release_imported(ImportedTensor* imported) noexcept:
+    cdef DLManagedTensorVersioned* new_tensor = imported.versioned
+    cdef DLManagedTensor* old_tensor = imported.legacy
+    imported.versioned = NULL
+    imported.legacy = NULL
+    imported.tensor = NULL
+    if new_tensor != NULL and new_tensor.deleter != NULL:
+        new_tensor.deleter(new_tensor)
+    elif old_tensor != NULL and old_tensor.deleter != NULL:
+        old_tensor.deleter(old_tensor)

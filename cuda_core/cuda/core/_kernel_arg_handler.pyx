@@ -31,6 +31,7 @@ cdef enum ArgKind:
     KIND_FLOAT = 4       # Python float: double
     KIND_COMPLEX = 5     # Python complex: two doubles
     KIND_RAW_BYTES = 6   # numpy scalar or ctypes scalar/pointer: its own bytes (buffer protocol)
+    KIND_VIEW = 7        # cuda.core.utils.StridedMemoryView: its data pointer
 
 # type -> ArgKind, filled on first sight of each type.
 cdef dict _kind_of_type = {}
@@ -51,6 +52,8 @@ cdef int _classify(type arg_type) except -1:
         kind = KIND_COMPLEX
     elif _is_numpy_scalar_type(arg_type) or _is_ctypes_scalar_type(arg_type):
         kind = KIND_RAW_BYTES
+    elif _is_strided_memory_view_type(arg_type):
+        kind = KIND_VIEW
     _kind_of_type[arg_type] = kind
     return kind
 
@@ -64,6 +67,12 @@ cdef bint _is_numpy_scalar_type(type arg_type) except -1:
     # long double has no device counterpart of its host size: refused, as NVIDIA's cuda.core does.
     return dtype.kind in "biu" or (dtype.kind == "f" and dtype.itemsize <= 8) or \
         (dtype.kind == "c" and dtype.itemsize <= 16)
+
+
+cdef bint _is_strided_memory_view_type(type arg_type) except -1:
+    import sys
+    views = sys.modules.get("cuda.core._memoryview")  # a view means its module is imported already
+    return views is not None and issubclass(arg_type, views.StridedMemoryView)
 
 
 cdef bint _is_ctypes_scalar_type(type arg_type) except -1:
@@ -132,6 +141,10 @@ cdef size_t _pack_one(Py_ssize_t index, object arg, uint8_t* out) except 0:
         pointer = (<Buffer>arg)._live_ptr()
         memcpy(out, &pointer, sizeof(pointer))
         return sizeof(pointer)
+    if kind == KIND_VIEW:
+        pointer = <cydriver.CUdeviceptr><intptr_t>arg.ptr
+        memcpy(out, &pointer, sizeof(pointer))
+        return sizeof(pointer)
     if kind == KIND_INT:
         try:
             integer = PyLong_AsLongLong(arg)
@@ -155,7 +168,7 @@ cdef size_t _pack_one(Py_ssize_t index, object arg, uint8_t* out) except 0:
     if kind == KIND_RAW_BYTES:
         return _copy_scalar_bytes(index, arg, out)
     raise TypeError(f"kernel argument {index} has unsupported type {type(arg).__module__}.{type(arg).__qualname__}: "
-                    "pass a cuda.core Buffer, a numpy scalar (e.g. numpy.float32(x)), a ctypes scalar or pointer, "
+                    "pass a cuda.core Buffer or StridedMemoryView, a numpy scalar (e.g. numpy.float32(x)), a ctypes scalar or pointer, "
                     "or a Python bool, int, float or complex")
 
 

@@ -57,11 +57,12 @@ cdef object _module_of(object module, str code_type):
 
 
 cdef dict _symbol_map(dict mapping):
-    """A copy of ``symbol_mapping`` (name -> lowered name), checked to hold strings only."""
+    """A copy of ``symbol_mapping`` (name -> lowered name), checked: str names, and lowered names
+    as str or bytes (NVRTC's, which Program records, are bytes)."""
     if mapping is None:
         return {}
-    if not all(isinstance(key, str) and isinstance(value, str) for key, value in mapping.items()):
-        raise TypeError("symbol_mapping must be a dict of str name -> str lowered (mangled) name")
+    if not all(isinstance(key, str) and isinstance(value, (str, bytes)) for key, value in mapping.items()):
+        raise TypeError("symbol_mapping must be a dict of str name -> lowered (mangled) name as str or bytes")
     return dict(mapping)
 
 
@@ -215,7 +216,7 @@ cdef class ObjectCode:
         self._check_loadable()
         lowered = self._name_map.get(name, name)
         cdef cydriver.CUlibrary library = self._loaded()
-        cdef bytes symbol = lowered.encode()
+        cdef bytes symbol = lowered if isinstance(lowered, bytes) else lowered.encode()
         cdef const char* c_symbol = symbol
         cdef cydriver.CUkernel handle = NULL
         cdef cydriver.CUresult result

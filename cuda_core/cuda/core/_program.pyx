@@ -590,13 +590,13 @@ cdef bytes _nvrtc_output(cynvrtc.nvrtcProgram handle, str target_type):
     return bytes(buffer).rstrip(b"\0") if target == 0 else bytes(buffer)
 
 
-cdef str _lowered_name(cynvrtc.nvrtcProgram handle, str name):
+cdef bytes _lowered_name(cynvrtc.nvrtcProgram handle, str name):
     cdef bytes expression = name.encode()
     cdef const char* c_expression = expression
     cdef const char* lowered = NULL
     with nogil:
         HANDLE_RETURN_NVRTC(cynvrtc.nvrtcGetLoweredName(handle, c_expression, &lowered))
-    return lowered.decode()  # owned by the program: copied out now
+    return <bytes>lowered  # owned by the program: copied out now (bytes, as NVIDIA's symbol_mapping has it)
 
 
 cdef object _pch_status_of(cynvrtc.nvrtcResult status):

@@ -6,13 +6,11 @@ The enumerations are ``StrEnum``s: each member is also the plain string it stand
 
 from __future__ import annotations
 
-import enum
-import sys
 from typing import Literal
 
 from cuda.core._context import DeviceResourcesType
 from cuda.core._stream import IsStreamType
-from cuda.core._utils.cuda_utils import driver
+from cuda.core._utils.pycompat import StrEnum
 
 __all__ = [
     "AddressModeType",
@@ -37,16 +35,6 @@ __all__ = [
     "VirtualMemoryLocationType",
     "WorkqueueSharingScopeType",
 ]
-
-if sys.version_info >= (3, 11):
-    from enum import StrEnum
-else:  # Python 3.10: the same idea, a str-valued Enum whose str() is its value.
-
-    class StrEnum(str, enum.Enum):
-        """An Enum whose members are strings."""
-
-        def __str__(self) -> str:
-            return str(self.value)
 
 
 # The states of a process that cuda.core.checkpoint reports.
@@ -212,5 +200,6 @@ def __getattr__(name: str) -> object:
         raise AttributeError(f"module 'cuda.core.typing' has no attribute {name!r}")
     # What Buffer.handle and device pointers may be: a CUdeviceptr, an int address, or None.
     global DevicePointerType
+    from cuda.bindings import driver
     DevicePointerType = driver.CUdeviceptr | int | None
     return DevicePointerType

@@ -127,3 +127,13 @@ cdef inline cydriver.CUresult compat_mem_discard_prefetch_batch(
 cdef inline dict compat_major_only_device_attributes():
     # DeviceProperties names whose CUdevice_attribute exists only from CUDA 13 on: none here.
     return {}
+
+
+# ---- Batched copies (cuda.core._memory._copy_ops) ----
+
+cdef inline cydriver.CUresult compat_memcpy_batch(
+        cydriver.CUdeviceptr* dsts, cydriver.CUdeviceptr* srcs, size_t* sizes, size_t count,
+        cydriver.CUmemcpyAttributes* attrs, size_t* attr_starts, size_t attr_count, size_t* failed,
+        cydriver.CUstream stream) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # CUDA 12's cuMemcpyBatchAsync names the copy that failed in ``failed``.
+    return cydriver.cuMemcpyBatchAsync(dsts, srcs, sizes, count, attrs, attr_starts, attr_count, failed, stream)

@@ -94,3 +94,13 @@ cdef inline cydriver.CUresult compat_mem_discard_prefetch_batch(
         cydriver.CUstream stream) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
     return cydriver.cuMemDiscardAndPrefetchBatchAsync(ptrs, sizes, count, locations, location_starts,
                                                       location_count, 0, stream)
+
+
+# ---- Batched copies (cuda.core._memory._copy_ops) ----
+
+cdef inline cydriver.CUresult compat_memcpy_batch(
+        cydriver.CUdeviceptr* dsts, cydriver.CUdeviceptr* srcs, size_t* sizes, size_t count,
+        cydriver.CUmemcpyAttributes* attrs, size_t* attr_starts, size_t attr_count, size_t* failed,
+        cydriver.CUstream stream) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # CUDA 13's cuMemcpyBatchAsync has no failIdx: ``failed`` stays as the caller set it.
+    return cydriver.cuMemcpyBatchAsync(dsts, srcs, sizes, count, attrs, attr_starts, attr_count, stream)

@@ -1,0 +1,744 @@
+"""StridedMemoryView: a strided array of another library (numpy, CuPy, PyTorch, numba...) or
+of a cuda.core Buffer, seen through DLPack, the CUDA Array Interface or the NumPy array
+interface, with the stream of its producer ordered before its consumer.
+
+A view owns nothing but the DLPack tensor it consumed (released when the view goes) and a
+reference to the object it views. Its layout (cuda.core._layout._StridedLayout) is built
+only when asked for, or given by from_buffer() and view().
+"""
+
+import functools
+import warnings
+
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid, PyCapsule_New
+from cpython.ref cimport Py_INCREF, PyObject
+from libc.stdint cimport int32_t, int64_t, intptr_t, uintptr_t
+from libc.stdlib cimport free, malloc
+
+cimport cuda.bindings.cydriver as cydriver
+from cuda.core._dlpack cimport (DLDataType, DLManagedTensor, DLManagedTensorVersioned, DLPackVersion,
+                                DLPACK_MAJOR_VERSION, adopt_versioned, new_versioned_tensor,
+                                DLPACK_MINOR_VERSION, DLTensor, ImportedTensor, export_tensor, import_capsule,
+                                kDLBfloat, kDLBool, kDLComplex, kDLCPU, kDLCUDA, kDLCUDAHost, kDLCUDAManaged,
+                                kDLFloat, kDLInt, kDLUInt, release_imported)
+from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
+
+from cuda.core._dlpack import DLDeviceType
+
+__all__ = ["StridedMemoryView", "args_viewable_as_strided_memory"]
+
+# ml_dtypes' bfloat16, imported at first need: None when ml_dtypes is not installed.
+_UNRESOLVED = object()
+bfloat16 = _UNRESOLVED
+
+# The consumer stream value that asks for no ordering at all.
+cdef intptr_t _NO_SYNC = -1
+
+cdef tuple _SUPPORTED_DEVICES = (kDLCPU, kDLCUDA, kDLCUDAHost, kDLCUDAManaged)
+
+
+# ---------------------------------------------------------------------------------------------
+# dtypes
+
+cdef object _numpy():
+    import numpy
+    return numpy
+
+
+cdef object _bfloat16():
+    global bfloat16
+    if bfloat16 is _UNRESOLVED:
+        try:
+            from ml_dtypes import bfloat16 as found
+        except ImportError:
+            found = None
+        bfloat16 = found
+    return bfloat16
+
+
+cdef object _dtype_of(int code, int bits, int lanes):
+    """The numpy dtype of a DLPack data type."""
+    np = _numpy()
+    if lanes != 1:
+        raise NotImplementedError(f"DLPack data types with {lanes} lanes have no numpy dtype")
+    if code == kDLBool and bits == 8:
+        return np.dtype(np.bool_)
+    if code == kDLInt and bits in (8, 16, 32, 64):
+        return np.dtype(f"int{bits}")
+    if code == kDLUInt and bits in (8, 16, 32, 64):
+        return np.dtype(f"uint{bits}")
+    if code == kDLFloat and bits in (16, 32, 64):
+        return np.dtype(f"float{bits}")
+    if code == kDLComplex and bits in (64, 128):
+        return np.dtype(f"complex{bits}")
+    if code == kDLBfloat and bits == 16:
+        narrow = _bfloat16()
+        if narrow is None:
+            raise NotImplementedError("the bfloat16 dtype requires `ml_dtypes` (pip install ml_dtypes)")
+        return np.dtype(narrow)
+    raise NotImplementedError(f"the DLPack data type (code={code}, bits={bits}) has no numpy dtype here")
+
+
+cdef DLDataType _dl_dtype_of(object dtype) except *:
+    """The DLPack data type of a numpy dtype; BufferError for one DLPack cannot carry."""
+    cdef DLDataType result
+    if dtype is None:
+        raise BufferError("the view has no dtype, so it cannot be exported through DLPack: make it with a dtype "
+                          "(from_buffer(..., dtype=...) or view(dtype=...))")
+    if dtype.fields is not None:
+        raise BufferError(f"Structured dtypes cannot be exported through DLPack (got {dtype})")
+    if not dtype.isnative:
+        raise BufferError(f"Non-native-endian dtypes cannot be exported through DLPack (got {dtype.str})")
+    result.lanes = 1
+    result.bits = dtype.itemsize * 8
+    kind = dtype.kind
+    if kind == "b":
+        result.code = kDLBool
+    elif kind == "i":
+        result.code = kDLInt
+    elif kind == "u":
+        result.code = kDLUInt
+    elif kind == "f":
+        result.code = kDLFloat
+    elif kind == "c":
+        result.code = kDLComplex
+    elif dtype.name == "bfloat16":
+        result.code = kDLBfloat
+    else:
+        raise BufferError(f"Unsupported dtype for DLPack export: {dtype}")
+    return result
+
+
+@functools.lru_cache
+def _typestr2dtype(typestr: str):
+    """The numpy dtype of an array-interface type string."""
+    return _numpy().dtype(typestr)
+
+
+@functools.lru_cache
+def _typestr2itemsize(typestr: str) -> int:
+    """The item size of an array-interface type string."""
+    return _typestr2dtype(typestr).itemsize
+
+
+# ---------------------------------------------------------------------------------------------
+# Streams
+
+cdef int _order_after_producer(intptr_t producer, intptr_t consumer) except -1:
+    """Make ``consumer`` wait for the work queued on ``producer`` so far (an event between them)."""
+    cdef cydriver.CUevent event
+    cdef cydriver.CUstream source = <cydriver.CUstream>producer
+    cdef cydriver.CUstream target = <cydriver.CUstream>consumer
+    with nogil:
+        HANDLE_RETURN(cydriver.cuEventCreate(&event, cydriver.CU_EVENT_DISABLE_TIMING))
+    try:
+        with nogil:
+            HANDLE_RETURN(cydriver.cuEventRecord(event, source))
+            HANDLE_RETURN(cydriver.cuStreamWaitEvent(target, event, 0))
+    finally:
+        with nogil:
+            cydriver.cuEventDestroy(event)
+    return 0
+
+
+cdef intptr_t _stream_value(object stream_ptr) except? -2:
+    """``stream_ptr`` as an address; BufferError for None, which is ambiguous here."""
+    if stream_ptr is None:
+        raise BufferError("stream=None is ambiguous: pass the consumer stream's address (e.g. stream.handle), "
+                          "or -1 to skip stream ordering")
+    return <intptr_t>int(stream_ptr)
+
+
+cdef int _device_of_pointer(intptr_t ptr) except -2:
+    """The device ordinal the driver gives a device pointer; the current device for NULL."""
+    cdef int ordinal = 0
+    cdef cydriver.CUdevice device = 0
+    cdef cydriver.CUdeviceptr address = <cydriver.CUdeviceptr>ptr
+    if ptr == 0:
+        return _current_device_or_none()
+    with nogil:
+        HANDLE_RETURN(cydriver.cuPointerGetAttribute(&ordinal, cydriver.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                                                     address))
+    return ordinal
+
+
+cdef int _current_device() except -2:
+    from cuda.core._device import Device
+    return Device().device_id
+
+
+cdef int _current_device_or_none() except -2:
+    """The current device, as NVIDIA's cuda.core gives host views of the array interface;
+    -1 where there is no CUDA driver at all."""
+    from cuda.core._utils.cuda_utils import DriverNotFoundError
+    try:
+        return _current_device()
+    except DriverNotFoundError:
+        return -1
+
+
+# ---------------------------------------------------------------------------------------------
+# The view
+
+cdef tuple _strides_in_items(object byte_strides, int itemsize):
+    if byte_strides is None:
+        return None
+    if itemsize <= 0 or any(stride % itemsize for stride in byte_strides):
+        raise ValueError(f"strides must be divisible by itemsize: strides {tuple(byte_strides)} (in bytes), "
+                         f"itemsize {itemsize}")
+    return tuple(stride // itemsize for stride in byte_strides)
+
+
+cdef class StridedMemoryView:
+    """A strided view of array memory on the host or a device: DLPack (up to 1.0), the CUDA
+    Array Interface (v3) or the NumPy array interface (v3), or a Buffer with a layout.
+
+    Make one with ``from_any_interface(obj, stream_ptr)`` (DLPack first, then CAI),
+    ``from_dlpack``, ``from_cuda_array_interface``, ``from_array_interface`` or
+    ``from_buffer``, or through ``args_viewable_as_strided_memory``. ``stream_ptr`` is the
+    consumer stream's address: the producer's work is ordered before it; -1 skips ordering.
+    """
+
+    cdef readonly intptr_t ptr
+    cdef readonly int device_id
+    cdef readonly bint is_device_accessible
+    cdef readonly bint readonly
+    cdef readonly object exporting_obj
+    cdef:
+        tuple _shape
+        tuple _strides        # in items; None: C-contiguous
+        int _itemsize
+        object _dtype         # a numpy dtype, None when unknown, _UNRESOLVED until read
+        int _dl_code, _dl_bits, _dl_lanes
+        int _dl_device_type   # the DLPack device type of the memory, 0 until known
+        object _layout_obj    # a _StridedLayout once made
+        object _keepalive     # a view whose imported tensor this one shares
+        object _buffer        # the Buffer of from_buffer()
+        ImportedTensor _imported
+        int64_t* _dims        # shape then strides (in items), made for DLPack export; NULL until then
+        object __weakref__
+
+    # DLPack's C exchange API for native consumers (the second name is its former spelling).
+    __dlpack_c_exchange_api__ = _exchange_capsule()
+    __c_dlpack_exchange_api__ = __dlpack_c_exchange_api__
+
+    def __init__(self, obj=None, stream_ptr=None):
+        self._reset()
+        if obj is None:
+            warnings.warn("StridedMemoryView() with no object is deprecated: use StridedMemoryView.from_dlpack, "
+                          "from_cuda_array_interface, from_array_interface or from_buffer",
+                          DeprecationWarning, stacklevel=2)
+            return
+        if hasattr(obj, "__dlpack__"):
+            warnings.warn("Constructing a StridedMemoryView directly from a DLPack-supporting object is deprecated: "
+                          "use StridedMemoryView.from_dlpack or from_any_interface", DeprecationWarning, stacklevel=2)
+            _fill_from_dlpack(self, obj, stream_ptr)
+        elif hasattr(obj, "__cuda_array_interface__"):
+            warnings.warn("Constructing a StridedMemoryView directly from a CUDA-array-interface-supporting object "
+                          "is deprecated: use StridedMemoryView.from_cuda_array_interface or from_any_interface",
+                          DeprecationWarning, stacklevel=2)
+            _fill_from_cai(self, obj, stream_ptr)
+        else:
+            _no_protocol(obj)
+
+    cdef void _reset(self):
+        self.ptr = 0
+        self.device_id = -1
+        self.is_device_accessible = False
+        self.readonly = False
+        self.exporting_obj = None
+        self._shape = ()
+        self._strides = None
+        self._itemsize = 0
+        self._dtype = None
+        self._dl_device_type = 0
+
+    # ---- constructors ----
+
+    @classmethod
+    def from_dlpack(cls, obj, stream_ptr=None) -> StridedMemoryView:
+        """A view of an object with ``__dlpack__``, ordered after its producer on the consumer
+        stream ``stream_ptr`` (-1: no ordering; None is ambiguous, a BufferError)."""
+        cdef StridedMemoryView view = _new_view(cls)
+        _fill_from_dlpack(view, obj, stream_ptr)
+        return view
+
+    @classmethod
+    def from_cuda_array_interface(cls, obj, stream_ptr=None) -> StridedMemoryView:
+        """A view of an object with ``__cuda_array_interface__`` (v3), its producer stream
+        ordered before the consumer stream ``stream_ptr`` (-1: no ordering)."""
+        cdef StridedMemoryView view = _new_view(cls)
+        _fill_from_cai(view, obj, stream_ptr)
+        return view
+
+    @classmethod
+    def from_array_interface(cls, obj) -> StridedMemoryView:
+        """A view of host memory with ``__array_interface__`` (v3), e.g. a numpy array."""
+        cdef StridedMemoryView view = _new_view(cls)
+        _fill_from_array_interface(view, obj)
+        return view
+
+    @classmethod
+    def from_any_interface(cls, obj, stream_ptr=None) -> StridedMemoryView:
+        """A view through DLPack if ``obj`` has it, else the CUDA Array Interface."""
+        cdef StridedMemoryView view = _new_view(cls)
+        if hasattr(obj, "__dlpack__"):
+            _fill_from_dlpack(view, obj, stream_ptr)
+        elif hasattr(obj, "__cuda_array_interface__"):
+            _fill_from_cai(view, obj, stream_ptr)
+        else:
+            _no_protocol(obj)
+        return view
+
+    @classmethod
+    def from_buffer(cls, buffer, shape, strides=None, *, itemsize=None, dtype=None,
+                    bint is_readonly=False) -> StridedMemoryView:
+        """A view of a Buffer's memory with ``shape`` and ``strides`` (in items; None:
+        C-contiguous), of ``dtype`` or of items of ``itemsize`` bytes. No stream ordering:
+        the caller makes sure the Buffer's data is ready."""
+        from cuda.core._layout import _StridedLayout
+        from cuda.core._memory import Buffer
+        if not isinstance(buffer, Buffer):
+            raise TypeError(f"buffer must be a cuda.core Buffer, got {type(buffer).__name__}")
+        size = _checked_itemsize(itemsize, dtype)
+        layout = _StridedLayout(tuple(shape), None if strides is None else tuple(strides), size)
+        cdef StridedMemoryView view = _new_view(cls)
+        view._buffer = buffer
+        view.exporting_obj = buffer
+        view.device_id = buffer.device_id if buffer.is_device_accessible else -1
+        view.is_device_accessible = buffer.is_device_accessible
+        view.readonly = is_readonly
+        view._dtype = None if dtype is None else _numpy().dtype(dtype)
+        _set_layout(view, layout, int(buffer.handle), buffer.size)
+        return view
+
+    # ---- views of views ----
+
+    def view(self, layout=None, dtype=None) -> StridedMemoryView:
+        """A view of the same memory with another layout and/or dtype (self for neither). The
+        layout's slice offset is counted from this view's base (its pointer minus its own
+        slice offset)."""
+        if layout is None and dtype is None:
+            return self
+        current = self._layout
+        new_layout = current if layout is None else layout
+        new_dtype = self.dtype if dtype is None else _numpy().dtype(dtype)
+        if new_dtype is not None and new_dtype.itemsize != new_layout.itemsize:
+            raise ValueError(f"the dtype's itemsize ({new_dtype.itemsize}) does not match the layout's itemsize "
+                             f"({new_layout.itemsize})")
+        cdef StridedMemoryView view = _new_view(type(self))
+        view.exporting_obj = self.exporting_obj
+        view.device_id = self.device_id
+        view.is_device_accessible = self.is_device_accessible
+        view.readonly = self.readonly
+        view._dl_device_type = self._dl_device_type
+        view._buffer = self._buffer
+        view._keepalive = self if self._keepalive is None else self._keepalive
+        view._dtype = new_dtype
+        base = self.ptr - current.slice_offset_in_bytes
+        _set_layout(view, new_layout, base, None if self._buffer is None else self._buffer.size)
+        return view
+
+    # ---- what it describes ----
+
+    @property
+    def _layout(self):
+        """The layout (shape, strides, itemsize and slice offset) as a _StridedLayout."""
+        if self._layout_obj is None:
+            if self._itemsize <= 0:
+                raise ValueError("Cannot infer layout: this StridedMemoryView views nothing (it was made "
+                                 "with no object)")
+            from cuda.core._layout import _StridedLayout
+            self._layout_obj = _StridedLayout(self._shape, self._strides, self._itemsize)
+        return self._layout_obj
+
+    @property
+    def shape(self) -> tuple:
+        """The extent of each axis."""
+        return self._shape
+
+    @property
+    def strides(self):
+        """The stride of each axis, in items (not bytes); None for a C-contiguous view that
+        was given no strides."""
+        return self._strides
+
+    @property
+    def size(self) -> int:
+        """The number of items."""
+        cdef Py_ssize_t count = 1
+        for extent in self._shape:
+            count *= extent
+        return count
+
+    @property
+    def dtype(self):
+        """The items' numpy dtype (None when the view was made without one). A DLPack bfloat16
+        needs ml_dtypes (NotImplementedError without it)."""
+        if self._dtype is _UNRESOLVED:
+            self._dtype = _dtype_of(self._dl_code, self._dl_bits, self._dl_lanes)
+        return self._dtype
+
+    def __repr__(self) -> str:
+        dtype = self.dtype
+        dtype_text = type(dtype).__name__ if dtype is None else str(dtype)
+        return (f"StridedMemoryView(ptr={self.ptr:#x}, shape={self._shape}, strides={self._strides}, "
+                f"dtype={dtype_text}, device_id={self.device_id}, is_device_accessible={self.is_device_accessible}, "
+                f"readonly={self.readonly})")
+
+    # ---- DLPack export ----
+
+    def __dlpack_device__(self) -> tuple:
+        """(DLPack device type, device id) of the memory."""
+        if self._dl_device_type == 0:
+            self._dl_device_type = _classify_device(self)
+        device_id = 0 if self._dl_device_type in (kDLCPU, kDLCUDAHost) else self.device_id
+        return (int(DLDeviceType(self._dl_device_type)), device_id)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """The view as a DLPack capsule, versioned when ``max_version`` allows 1.0; the
+        capsule keeps this view (and so the memory's owner) alive. No copies, no device
+        change, and no stream ordering (the view's memory is already ordered)."""
+        if dl_device is not None:
+            raise BufferError("StridedMemoryView exports on its own device: dl_device other than None is not "
+                              "supported")
+        if copy:
+            raise BufferError("StridedMemoryView exports without copying: copy=True is not supported")
+        if max_version is not None and not (isinstance(max_version, tuple) and len(max_version) == 2):
+            raise BufferError(f"Expected max_version to be a (major, minor) tuple, got {max_version!r}")
+        device_type, device_id = self.__dlpack_device__()
+        cdef bint versioned = max_version is not None and tuple(max_version) >= (1, 0)
+        return _export(self, device_type, device_id, versioned)
+
+    cdef int64_t* _c_dims(self) except NULL:
+        """Shape and strides as C arrays that live as long as the view."""
+        cdef int ndim = len(self._shape)
+        cdef int axis
+        if self._dims == NULL:
+            self._dims = <int64_t*>malloc(2 * max(ndim, 1) * sizeof(int64_t))
+            if self._dims == NULL:
+                raise MemoryError()
+            for axis in range(ndim):
+                self._dims[axis] = self._shape[axis]
+                if self._strides is not None:
+                    self._dims[ndim + axis] = self._strides[axis]
+        return self._dims
+
+    # ---- not in this cuda.core release ----
+
+    def copy_from(self, other, stream, allocator=None, blocking=None) -> None:
+        """Copying between views: not implemented (NotImplementedError), as in NVIDIA's 1.2."""
+        raise NotImplementedError("StridedMemoryView.copy_from is not implemented yet: copy the underlying "
+                                  "Buffers (Buffer.copy_from) or use the producer library")
+
+    def copy_to(self, other, stream=None, allocator=None, blocking=None) -> None:
+        """Copying between views: not implemented (NotImplementedError), as in NVIDIA's 1.2."""
+        raise NotImplementedError("StridedMemoryView.copy_to is not implemented yet: copy the underlying "
+                                  "Buffers (Buffer.copy_to) or use the producer library")
+
+    def as_tensor_map(self, box_dim=None, *, options=None, element_strides=None, data_type=None, interleave=None,
+                      swizzle=None, l2_promotion=None, oob_fill=None):
+        """A tiled TMA descriptor of this view: not supported by this cuda.core yet."""
+        raise NotImplementedError("tensor maps (TMA descriptors) are not supported by this cuda.core yet")
+
+    def __dealloc__(self):
+        release_imported(&self._imported)
+        free(self._dims)
+        self._dims = NULL
+
+
+cdef object _export(StridedMemoryView view, int device_type, int device_id, bint versioned):
+    cdef DLDataType dl_dtype = _dl_dtype_of(view.dtype)
+    cdef int64_t* dims = view._c_dims()
+    cdef int ndim = len(view._shape)
+    return export_tensor(view, <void*>view.ptr, ndim, dims, dims + ndim if view._strides is not None else NULL,
+                         dl_dtype, device_type, device_id, versioned, view.readonly)
+
+
+cdef StridedMemoryView _new_view(type cls):
+    cdef StridedMemoryView view = <StridedMemoryView>cls.__new__(cls)
+    view._reset()
+    return view
+
+
+cdef int _checked_itemsize(object itemsize, object dtype) except -1:
+    if dtype is None and itemsize is None:
+        raise ValueError("itemsize or dtype must be specified")
+    if dtype is None:
+        return int(itemsize)
+    dtype_size = _numpy().dtype(dtype).itemsize
+    if itemsize is not None and int(itemsize) != dtype_size:
+        raise ValueError(f"itemsize ({itemsize}) does not match dtype.itemsize ({dtype_size})")
+    return dtype_size
+
+
+cdef int _set_layout(StridedMemoryView view, object layout, intptr_t base, object limit) except -1:
+    """Give ``view`` ``layout`` over memory at ``base``; ``limit`` (bytes, or None) bounds it."""
+    low, high = layout.offset_bounds
+    if layout.volume > 0 and low < 0:
+        raise ValueError(f"the layout reaches {-low * layout.itemsize} bytes before the start of the memory "
+                         f"(offset bounds {layout.offset_bounds} in items): a view cannot start before its buffer")
+    if limit is not None:
+        needed = layout.required_size_in_bytes()
+        if needed > limit:
+            raise ValueError(f"Expected at least {needed} bytes, got {limit} bytes.")
+    view._layout_obj = layout
+    view._shape = layout.shape
+    view._strides = layout.strides
+    view._itemsize = layout.itemsize
+    view.ptr = base + layout.slice_offset_in_bytes
+    return 0
+
+
+cdef int _no_protocol(object obj) except -1:
+    raise BufferError(f"{type(obj).__name__} does not support any data exchange protocol cuda.core reads "
+                      "(__dlpack__ or __cuda_array_interface__)")
+
+
+cdef int _classify_device(StridedMemoryView view) except -1:
+    """The DLPack device type of a view made without one (CAI, array interface, Buffer)."""
+    if not view.is_device_accessible:
+        return kDLCPU
+    if view._buffer is not None:
+        return view._buffer.__dlpack_device__()[0]
+    cdef unsigned int memory_type = 0
+    cdef cydriver.CUdeviceptr address = <cydriver.CUdeviceptr>view.ptr
+    if view.ptr == 0:
+        return kDLCUDA
+    with nogil:
+        HANDLE_RETURN(cydriver.cuPointerGetAttribute(&memory_type, cydriver.CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                                     address))
+    return kDLCUDAHost if memory_type == cydriver.CU_MEMORYTYPE_HOST else kDLCUDA
+
+
+# ---------------------------------------------------------------------------------------------
+# The three protocols
+
+cdef int _fill_from_dlpack(StridedMemoryView view, object obj, object stream_ptr) except -1:
+    device_type, device_id = obj.__dlpack_device__()
+    if device_type not in _SUPPORTED_DEVICES:
+        raise BufferError(f"the DLPack device type {device_type} of {type(obj).__name__} is a device not supported "
+                          "by cuda.core (CPU, CUDA, CUDA host or CUDA managed memory only)")
+    cdef intptr_t consumer = _stream_value(stream_ptr)
+    on_host = device_type == kDLCPU
+    stream = None if on_host else consumer
+    try:
+        capsule = obj.__dlpack__(stream=stream, max_version=(DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION))
+    except TypeError:  # a producer of DLPack before 1.0: no max_version
+        capsule = obj.__dlpack__(stream=stream)
+    import_capsule(capsule, &view._imported)
+    _describe_imported(view, obj)
+    return 0
+
+
+cdef int _describe_imported(StridedMemoryView view, object obj) except -1:
+    """Fill ``view`` from the DLPack tensor it holds, exported by ``obj``."""
+    cdef DLTensor* tensor = view._imported.tensor
+    cdef int axis
+    view.exporting_obj = obj
+    view.ptr = <intptr_t>tensor.data + <intptr_t>tensor.byte_offset
+    view._dl_device_type = tensor.device.device_type
+    view.device_id = -1 if tensor.device.device_type == kDLCPU else tensor.device.device_id
+    view.is_device_accessible = tensor.device.device_type != kDLCPU
+    view.readonly = view._imported.readonly
+    view._shape = tuple(tensor.shape[axis] for axis in range(tensor.ndim))
+    if tensor.strides != NULL:
+        view._strides = tuple(tensor.strides[axis] for axis in range(tensor.ndim))
+    view._dl_code = tensor.dtype.code
+    view._dl_bits = tensor.dtype.bits
+    view._dl_lanes = tensor.dtype.lanes
+    view._itemsize = (tensor.dtype.bits * tensor.dtype.lanes + 7) // 8
+    view._dtype = _UNRESOLVED
+    return 0
+
+
+def view_as_cai(obj, stream_ptr, view=None) -> StridedMemoryView:
+    """A view of an object with ``__cuda_array_interface__`` (v3); ``view`` (optional) is
+    the StridedMemoryView to fill."""
+    cdef StridedMemoryView target = _new_view(StridedMemoryView) if view is None else view
+    _fill_from_cai(target, obj, stream_ptr)
+    return target
+
+
+def view_as_array_interface(obj, view=None) -> StridedMemoryView:
+    """A view of an object with ``__array_interface__`` (v3)."""
+    cdef StridedMemoryView target = _new_view(StridedMemoryView) if view is None else view
+    _fill_from_array_interface(target, obj)
+    return target
+
+
+cdef dict _checked_interface(object obj, str name):
+    interface = getattr(obj, name)
+    if interface.get("version", 0) < 3:
+        raise BufferError(f"{name} v{interface.get('version')} is not supported: only v3 or above")
+    if interface.get("mask") is not None:
+        raise BufferError(f"{name} with a mask is not supported")
+    return interface
+
+
+cdef int _fill_common(StridedMemoryView view, object obj, dict interface) except -1:
+    typestr = interface["typestr"]
+    itemsize = _typestr2itemsize(typestr)
+    ptr, is_readonly = interface["data"]
+    view.exporting_obj = obj
+    view.ptr = <intptr_t>ptr
+    view.readonly = bool(is_readonly)
+    view._shape = tuple(interface["shape"])
+    view._strides = _strides_in_items(interface.get("strides"), itemsize)
+    view._itemsize = itemsize
+    view._dtype = _typestr2dtype(typestr)
+    return 0
+
+
+cdef int _fill_from_cai(StridedMemoryView view, object obj, object stream_ptr) except -1:
+    cdef dict interface = _checked_interface(obj, "__cuda_array_interface__")
+    cdef intptr_t consumer = _stream_value(stream_ptr)
+    _fill_common(view, obj, interface)
+    view.is_device_accessible = True
+    view.device_id = _device_of_pointer(view.ptr)
+    producer = interface.get("stream")
+    if consumer != _NO_SYNC and producer is not None and <intptr_t>producer != consumer:
+        _order_after_producer(<intptr_t>producer, consumer)
+    return 0
+
+
+cdef int _fill_from_array_interface(StridedMemoryView view, object obj) except -1:
+    cdef dict interface = _checked_interface(obj, "__array_interface__")
+    _fill_common(view, obj, interface)
+    view.is_device_accessible = False
+    view.device_id = _current_device_or_none()
+    view._dl_device_type = kDLCPU
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The decorator
+
+class _StridedMemoryViewProxy:
+    """What a function decorated by args_viewable_as_strided_memory receives in place of an
+    array: ``view(stream_ptr)`` makes the StridedMemoryView."""
+
+    __slots__ = ("obj", "has_dlpack")
+
+    def __init__(self, obj):
+        self.obj = obj
+        if hasattr(obj, "__dlpack__"):
+            self.has_dlpack = True
+        elif hasattr(obj, "__cuda_array_interface__"):
+            self.has_dlpack = False
+        else:
+            _no_protocol(obj)
+
+    def view(self, stream_ptr=None) -> StridedMemoryView:
+        if self.has_dlpack:
+            return StridedMemoryView.from_dlpack(self.obj, stream_ptr)
+        return StridedMemoryView.from_cuda_array_interface(self.obj, stream_ptr)
+
+
+def args_viewable_as_strided_memory(tuple arg_indices):
+    """Decorate a function so that its positional arguments at ``arg_indices`` arrive as
+    proxies whose ``view(stream_ptr)`` gives a StridedMemoryView: the function body stays
+    independent of the array library."""
+    def wrap(function):
+        @functools.wraps(function)
+        def wrapped(*args, **kwargs):
+            args = list(args)
+            for index in arg_indices:
+                args[index] = _StridedMemoryViewProxy(args[index])
+            return function(*args, **kwargs)
+        return wrapped
+    return wrap
+
+
+# ---------------------------------------------------------------------------------------------
+# DLPack's C exchange API (StridedMemoryView.__dlpack_c_exchange_api__): the same export and
+# import for native consumers, without a capsule per call. Each entry point holds the GIL and
+# returns 0, or -1 with a Python exception set.
+
+ctypedef void (*_SetError)(void* error_ctx, const char* kind, const char* message) noexcept
+
+cdef struct _ExchangeHeader:
+    DLPackVersion version
+    _ExchangeHeader* prev_api
+
+cdef struct _ExchangeAPI:
+    _ExchangeHeader header
+    int (*managed_tensor_allocator)(DLTensor*, DLManagedTensorVersioned**, void*, _SetError) except -1 with gil
+    int (*managed_tensor_from_py_object_no_sync)(void*, DLManagedTensorVersioned**) except -1 with gil
+    int (*managed_tensor_to_py_object_no_sync)(DLManagedTensorVersioned*, void**) except -1 with gil
+    int (*dltensor_from_py_object_no_sync)(void*, DLTensor*) except -1 with gil
+    int (*current_work_stream)(int, int32_t, void**) except -1 with gil
+
+
+cdef StridedMemoryView _as_view(void* py_object):
+    obj = <object>py_object
+    if not isinstance(obj, StridedMemoryView):
+        raise TypeError(f"the object must be a StridedMemoryView, got {type(obj).__name__}")
+    return <StridedMemoryView>obj
+
+
+cdef int _allocate_tensor(DLTensor* prototype, DLManagedTensorVersioned** out, void* error_ctx,
+                          _SetError set_error) except -1 with gil:
+    out[0] = NULL
+    raise NotImplementedError("managed_tensor_allocator is not supported: a StridedMemoryView never allocates")
+
+
+cdef int _tensor_from_object(void* py_object, DLManagedTensorVersioned** out) except -1 with gil:
+    out[0] = NULL
+    cdef StridedMemoryView view = _as_view(py_object)
+    device_type, device_id = view.__dlpack_device__()
+    cdef DLDataType dl_dtype = _dl_dtype_of(view.dtype)
+    cdef int64_t* dims = view._c_dims()
+    cdef int ndim = len(view._shape)
+    out[0] = new_versioned_tensor(view, <void*>view.ptr, ndim, dims, dims + ndim if view._strides is not None else NULL,
+                                  dl_dtype, device_type, device_id, view.readonly)
+    return 0
+
+
+cdef int _tensor_to_object(DLManagedTensorVersioned* tensor, void** out) except -1 with gil:
+    out[0] = NULL
+    if tensor == NULL:
+        raise RuntimeError("the DLPack tensor cannot be NULL")
+    cdef StridedMemoryView view = _new_view(StridedMemoryView)
+    adopt_versioned(tensor, &view._imported)
+    _describe_imported(view, None)
+    Py_INCREF(view)  # the caller owns this reference
+    out[0] = <void*>view
+    return 0
+
+
+cdef int _tensor_of_object(void* py_object, DLTensor* out) except -1 with gil:
+    cdef StridedMemoryView view = _as_view(py_object)
+    device_type, device_id = view.__dlpack_device__()
+    cdef int64_t* dims = view._c_dims()
+    cdef int ndim = len(view._shape)
+    out.data = <void*>view.ptr
+    out.device.device_type = device_type
+    out.device.device_id = device_id
+    out.ndim = ndim
+    out.dtype = _dl_dtype_of(view.dtype)
+    out.shape = dims
+    out.strides = dims + ndim if view._strides is not None else NULL
+    out.byte_offset = 0
+    return 0
+
+
+cdef int _current_work_stream(int device_type, int32_t device_id, void** out) except -1 with gil:
+    out[0] = NULL  # cuda.core keeps no current stream
+    return 0
+
+
+cdef _ExchangeAPI _exchange_api
+
+
+cdef object _exchange_capsule():
+    """The capsule of the exchange API table (filled here, once: the class body calls this)."""
+    _exchange_api.header.version.major = DLPACK_MAJOR_VERSION
+    _exchange_api.header.version.minor = DLPACK_MINOR_VERSION
+    _exchange_api.header.prev_api = NULL
+    _exchange_api.managed_tensor_allocator = _allocate_tensor
+    _exchange_api.managed_tensor_from_py_object_no_sync = _tensor_from_object
+    _exchange_api.managed_tensor_to_py_object_no_sync = _tensor_to_object
+    _exchange_api.dltensor_from_py_object_no_sync = _tensor_of_object
+    _exchange_api.current_work_stream = _current_work_stream
+    return PyCapsule_New(&_exchange_api, b"dlpack_exchange_api", NULL)
