@@ -7,6 +7,7 @@ from typing_extensions import disjoint_base
 from cuda.bindings import driver, nvrtc
 from cuda.core._module import ObjectCode
 from cuda.core.typing import CompilerBackendType, ObjectCodeFormatType, PCHStatusType, SourceCodeType
+from cuda.core.utils._program_cache import ProgramCacheResource
 
 __all__ = ['Program', 'ProgramOptions']
 
@@ -32,12 +33,15 @@ class Program:
     @property
     def is_closed(self) -> bool:
         """Whether close() was called."""
-    def compile(self, target_type: ObjectCodeFormatType | str, name_expressions: tuple[str, ...] | list[str] = (), logs: object | None = None, *, cache: object | None = None) -> ObjectCode:
+    def compile(self, target_type: ObjectCodeFormatType | str, name_expressions: tuple[str, ...] | list[str] = (), logs: object | None = None, *, cache: ProgramCacheResource | None = None) -> ObjectCode:
         """Compile to ``target_type`` ('ptx', 'cubin' or 'ltoir', as the backend allows).
 
         ``name_expressions``: C++ names (e.g. 'f<int>') whose lowered names go into the
         ObjectCode's symbol_mapping. ``logs``: an object with ``write(str)`` for the log.
-        ``cache``: a cuda.core.utils.ProgramCacheResource asked before compiling.
+        ``cache``: a cuda.core.utils.ProgramCacheResource asked first (key:
+        make_program_cache_key); a hit compiles nothing and writes no log, a miss compiles and
+        stores. With a cache, name_expressions must be empty and options that read or write
+        files the key cannot see raise ValueError.
         """
     @property
     def pch_status(self) -> PCHStatusType | None:

@@ -807,9 +807,16 @@ cdef class Program:
         with the log), nvvmError (NVVM, with the log), or for PTX the Linker's nvJitLinkError
         or CUDAError (driver), with the linker's log.
 
-        ``cache``, a cuda.core.utils.ProgramCacheResource, is asked first (by a key made of the
-        code, code type, options and target) and filled on a miss; a hit compiles nothing and
-        writes no log. It cannot be combined with name_expressions."""
+        ``cache``, a cuda.core.utils.ProgramCacheResource, is asked first, by the key that
+        cuda.core.utils.make_program_cache_key makes of the code, code type, options, target and
+        compiler version. A hit returns a new ObjectCode of the cached bytes (named as the
+        options say) and compiles nothing, so ``logs`` gets nothing; a miss compiles and stores
+        the result. With ``cache=``, name_expressions must be empty (ValueError: the cache does
+        not keep symbol_mapping), and options that read files the key cannot see (include_path,
+        pre_include, the PCH options, a name with a directory; use_libdevice for NVVM) or that
+        write files (create_pch, time, fdevice_time_trace) raise ValueError: for the former, make
+        the key yourself with an extra_digest. ``cache=`` and ProgramOptions.no_cache (the
+        linker's own cache) are independent."""
         if self._closed:
             raise RuntimeError("Program has been closed")
         target = self._target(target_type)
@@ -829,19 +836,24 @@ cdef class Program:
         return target
 
     cdef object _compile_cached(self, str target, name_expressions, logs, cache):
-        try:
-            from cuda.core.utils import ProgramCacheResource, make_program_cache_key
-        except ImportError:
-            ProgramCacheResource = make_program_cache_key = None
-        if ProgramCacheResource is None or not isinstance(cache, ProgramCacheResource):
-            raise TypeError(f"cache must be a cuda.core.utils.ProgramCacheResource, got {type(cache).__name__}")
+        """Look ``cache`` up by the key of this compile; on a miss compile and store the result.
+        Everything is checked before the cache is touched."""
+        # Imported here, not with this module: the cache (and cuda.core.utils) loads only for
+        # programs compiled with one, and the cache's key module imports this module.
+        from cuda.core.utils._program_cache import ProgramCacheResource, make_program_cache_key
+        if not isinstance(cache, ProgramCacheResource):
+            raise TypeError(f"cache must be a cuda.core.utils.ProgramCacheResource (InMemoryProgramCache, "
+                            f"FileStreamProgramCache or a subclass of your own), got {type(cache).__name__}")
         if len(name_expressions) > 0:
             raise ValueError("name_expressions cannot be combined with cache=: the cache keeps only the compiled "
-                             "bytes, not the symbol_mapping that get_kernel() needs for them")
+                             "bytes, not the symbol_mapping that get_kernel() needs for them. Compile without "
+                             "cache=, or look the lowered names up yourself")
         key = make_program_cache_key(code=self._code, code_type=self._code_type, options=self._options,
                                      target_type=target)
         data = cache.get(key)
         if data is not None:
+            # A hit compiles nothing, so logs gets nothing; the PTX warning is about this driver,
+            # not about the compile, and is given as for a fresh compile.
             if self._backend == CompilerBackendType.NVRTC and target == "ptx":
                 _warn_if_ptx_unloadable()
             return getattr(ObjectCode, f"from_{target}")(bytes(data), name=self._options.name)

@@ -1,0 +1,9 @@
+"""cuda.core's version where NVIDIA's cuda.core keeps it: ``cuda.core._version.__version__``
+(and ``version``, ``version_tuple``). The value is the build's (cuda.core._build_info)."""
+
+from cuda.core._build_info import version
+
+__version__ = version
+__version_tuple__ = version_tuple = tuple(int(part) if part.isdigit() else part for part in version.split("."))
+
+__all__ = ["__version__", "__version_tuple__", "version", "version_tuple"]
