@@ -192,9 +192,11 @@ def measure_raw(cubin: Path, batches: int) -> dict[str, float]:
             "version": cuda.bindings.__version__, "module": driver.__file__}
 
 
-def run_worker(side: str, cubin: Path, batches: int, env: dict[str, str]) -> dict[str, float]:
-    """One side in its own process; its figures come back as JSON on stdout."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--worker", side, "--cubin", str(cubin),
+def run_worker(side: str, cubin: Path, batches: int, env: dict[str, str],
+               script: Path = Path(__file__)) -> dict[str, float]:
+    """One side in its own process (``script --worker side``, this benchmark's by default);
+    its figures come back as JSON on stdout."""
+    command = [sys.executable, str(script.resolve()), "--worker", side, "--cubin", str(cubin),
                "--batches", str(batches)]
     result = subprocess.run(command, env=env, capture_output=True, text=True)
     if result.returncode != 0:
@@ -245,16 +247,21 @@ def table(results: dict[str, dict[str, float]]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_arguments(description: str, workers: tuple[str, ...], argv: list[str] | None) -> argparse.Namespace:
+    """The options this benchmark and view_bench.py share (their workers' hidden ones too)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--quick", action="store_true", help="one round of fewer batches (about 10 s in all)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--rounds", type=int, default=5, help="processes per side, interleaved (default 5)")
-    parser.add_argument("--nvidia-pythonpath", default="", help="PYTHONPATH for NVIDIA's cuda.core and the raw run")
-    parser.add_argument("--worker", choices=("ours", "nvidia", "raw"), help=argparse.SUPPRESS)
+    parser.add_argument("--nvidia-pythonpath", default="", help="PYTHONPATH for NVIDIA's cuda.core (and the raw run)")
+    parser.add_argument("--worker", choices=workers, help=argparse.SUPPRESS)
     parser.add_argument("--cubin", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--batches", type=int, default=0, help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_arguments(__doc__.splitlines()[0], ("ours", "nvidia", "raw"), argv)
 
     if args.worker:
         measure = measure_raw if args.worker == "raw" else measure_cuda_core

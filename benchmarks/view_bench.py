@@ -13,7 +13,6 @@ Usage (GPU machine): python benchmarks/view_bench.py [--quick] [--rounds N] [--j
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import platform
@@ -22,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from launch_bench import BATCH, build_cubin, merge_rounds, paired_ratio, per_call_us
+from launch_bench import BATCH, build_cubin, merge_rounds, paired_ratio, parse_arguments, per_call_us, run_worker
 
 METRICS = ("view of numpy (DLPack) [us]", "view of CuPy (DLPack) [us]", "view of CuPy (CAI) [us]",
            "view of torch (DLPack) [us]", "view of a Buffer [us]", "launch with a view [us]")
@@ -94,15 +93,6 @@ def measure(cubin: Path, batches: int) -> dict[str, float | str]:
     return result
 
 
-def run_worker(side: str, cubin: Path, batches: int, env: dict[str, str]) -> dict:
-    command = [sys.executable, str(Path(__file__).resolve()), "--worker", side, "--cubin", str(cubin),
-               "--batches", str(batches)]
-    result = subprocess.run(command, env=env, capture_output=True, text=True)
-    if result.returncode != 0:
-        return {"error": (result.stderr.strip().splitlines() or ["failed"])[-1]}
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
 def table(results: dict[str, dict]) -> str:
     lines = [f"{'metric':<30} {'ours':>9} {'nvidia':>9} {'ours/nvidia':>12} {'paired':>7}"]
     for metric in METRICS:
@@ -118,15 +108,7 @@ def table(results: dict[str, dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="one round of fewer batches")
-    parser.add_argument("--json", type=Path, help="also write the figures here")
-    parser.add_argument("--rounds", type=int, default=5, help="processes per side, interleaved (default 5)")
-    parser.add_argument("--nvidia-pythonpath", default="", help="PYTHONPATH for NVIDIA's cuda.core")
-    parser.add_argument("--worker", choices=("ours", "nvidia"), help=argparse.SUPPRESS)
-    parser.add_argument("--cubin", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--batches", type=int, default=0, help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    args = parse_arguments(__doc__.splitlines()[0], ("ours", "nvidia"), argv)
     if args.worker:
         print(json.dumps(measure(args.cubin, args.batches)))
         return 0
@@ -146,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         rounds: dict[str, list[dict]] = {"ours": [], "nvidia": []}
         for _ in range(rounds_wanted):
             for side, env in (("ours", ours_env), ("nvidia", nvidia_env)):
-                rounds[side].append(run_worker(side, cubin, batches, env))
+                rounds[side].append(run_worker(side, cubin, batches, env, Path(__file__)))
     results = {side: merge_rounds(samples) for side, samples in rounds.items()}
     print(f"host: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
     for side, figures in results.items():
