@@ -1,7 +1,10 @@
 """Type stub of cuda.core._layout: _StridedLayout, the layout of a strided tensor."""
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, final
 
+__all__ = ['_StridedLayout']
+
+@final
 class _StridedLayout:
     """Shape, strides (in elements), itemsize and slice offset of a strided tensor."""
 
@@ -91,5 +94,5 @@ class _StridedLayout:
         """The largest itemsize that repacked accepts."""
     def sliced(self, slices: Any) -> _StridedLayout:
         """The layout of tensor[slices]."""
-    def __getitem__(self, slices: Any) -> _StridedLayout: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __getitem__(self, slices: Any, /) -> _StridedLayout: ...
+    def __eq__(self, other: object, /) -> bool: ...

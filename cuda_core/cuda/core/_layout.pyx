@@ -120,8 +120,8 @@ cdef int _check_ndim(Py_ssize_t ndim) except -1:
 cdef int _normalize_axis(int64_t axis, int ndim, str what) except -1:
     """``axis`` in [-ndim, ndim) as an index in [0, ndim)."""
     if axis < -ndim or axis >= ndim:
-        raise ValueError(f"Invalid {what}: {axis} out of range for a {ndim}D layout "
-                         f"(valid axes are -{ndim} to {ndim - 1})")
+        valid = f"valid axes are -{ndim} to {ndim - 1}" if ndim else "it has no axes"
+        raise ValueError(f"Invalid {what}: {axis} out of range for a {ndim}D layout ({valid})")
     return <int>(axis + ndim if axis < 0 else axis)
 
 
