@@ -8,7 +8,7 @@ from cuda.core._memoryview import StridedMemoryView, args_viewable_as_strided_me
 from cuda.core.utils._program_cache import (FileStreamProgramCache, InMemoryProgramCache, ProgramCacheResource,
                                             make_program_cache_key)
 
-__all__: list[str] = ["CopyOptions", "MemcpyOverlapMode", "MemcpySrcAccessOrder", "StridedMemoryView",
+__all__: list[str] = ["CopyOptions", "FileStreamProgramCache", "InMemoryProgramCache", "MemcpyOverlapMode",
+                      "MemcpySrcAccessOrder", "ProgramCacheResource", "StridedMemoryView",
                       "args_viewable_as_strided_memory", "copy_batch", "discard_batch", "discard_prefetch_batch",
-                      "prefetch_batch"]
-__all__ += ["FileStreamProgramCache", "InMemoryProgramCache", "ProgramCacheResource", "make_program_cache_key"]
+                      "make_program_cache_key", "prefetch_batch"]
