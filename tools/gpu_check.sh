@@ -27,7 +27,7 @@ UPSTREAM_FILES=${UPSTREAM_FILES:-tests/test_device.py tests/test_context.py test
 tests/test_launcher.py tests/test_module.py tests/test_program.py tests/test_host.py tests/test_cuda_utils.py \
 tests/memory/test_managed_ops.py tests/test_memory.py tests/test_linker.py tests/test_typing_imports.py \
 tests/test_utils.py tests/test_utils_dlpack.py tests/test_strided_layout.py tests/test_program_cache.py \
-tests/test_program_cache_multiprocess.py tests/test_program_compile_cache.py}
+tests/test_program_cache_multiprocess.py tests/test_program_compile_cache.py tests/test_object_protocols.py}
 pip_target() { local target=$1; shift; "$PY" -m pip install -q --no-index --no-deps --no-compile --target "$target" "$@"; }
 gpu_tests() {  # major, PYTHONPATH entries...
   local major=$1; shift
@@ -55,6 +55,7 @@ upstream_suite() {  # major, our install, our bindings site
   # cuda.core's; names of later parts of the port get placeholders on our side.
   "$PY" tools/upstream_suite.py --root .upstream --files $UPSTREAM_FILES --ours-python "$PY" \
     --ours-path "$install" --ours-path "$site" --nvidia-python "$PY" --nvidia-path "$site" \
+    --later-part-name cuda.core.graph:GraphDefinition \
     --jobs "${UPSTREAM_JOBS:-4}" --timeout "${UPSTREAM_TIMEOUT:-300}" --json "$OUT/upstream-cu$major.json" || true
 }
 
