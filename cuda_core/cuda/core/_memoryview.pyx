@@ -11,7 +11,13 @@ import functools
 import warnings
 
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid, PyCapsule_New
+from cpython.long cimport PyLong_FromLongLong
 from cpython.ref cimport Py_INCREF, PyObject
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+
+
+cdef extern from "Python.h":
+    object PyObject_VectorcallMethod(object name, PyObject** args, size_t nargsf, object kwnames)
 from libc.stdint cimport int32_t, int64_t, intptr_t, uintptr_t
 from libc.stdlib cimport free, malloc
 
@@ -34,7 +40,6 @@ bfloat16 = _UNRESOLVED
 # The consumer stream value that asks for no ordering at all.
 cdef intptr_t _NO_SYNC = -1
 
-cdef tuple _SUPPORTED_DEVICES = (kDLCPU, kDLCUDA, kDLCUDAHost, kDLCUDAManaged)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -56,8 +61,22 @@ cdef object _bfloat16():
     return bfloat16
 
 
+cdef dict _dtype_cache = {}
+
+
 cdef object _dtype_of(int code, int bits, int lanes):
-    """The numpy dtype of a DLPack data type."""
+    """The numpy dtype of a DLPack data type, cached (bfloat16 is not: ml_dtypes may come and go)."""
+    cdef long key = (code << 24) | (bits << 8) | lanes
+    found = _dtype_cache.get(key)
+    if found is not None:
+        return found
+    dtype = _new_dtype(code, bits, lanes)
+    if code != kDLBfloat:
+        _dtype_cache[key] = dtype
+    return dtype
+
+
+cdef object _new_dtype(int code, int bits, int lanes):
     np = _numpy()
     if lanes != 1:
         raise NotImplementedError(f"DLPack data types with {lanes} lanes have no numpy dtype")
@@ -141,11 +160,28 @@ cdef int _order_after_producer(intptr_t producer, intptr_t consumer) except -1:
     return 0
 
 
+cdef object _DLPACK_NAME = "__dlpack__"
+cdef tuple _DLPACK_KEYWORDS = ("stream", "max_version")
+cdef tuple _DLPACK_VERSION = (DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION)
+
+
+cdef object _call_dlpack(object obj, object stream):
+    """``obj.__dlpack__(stream=stream, max_version=(1, 0))`` through vectorcall: no bound
+    method and no keyword dict (a third of a view's cost otherwise)."""
+    cdef PyObject* args[3]
+    args[0] = <PyObject*>obj
+    args[1] = <PyObject*>stream
+    args[2] = <PyObject*>_DLPACK_VERSION
+    return PyObject_VectorcallMethod(_DLPACK_NAME, args, 1, _DLPACK_KEYWORDS)
+
+
 cdef intptr_t _stream_value(object stream_ptr) except? -2:
     """``stream_ptr`` as an address; BufferError for None, which is ambiguous here."""
     if stream_ptr is None:
         raise BufferError("stream=None is ambiguous: pass the consumer stream's address (e.g. stream.handle), "
                           "or -1 to skip stream ordering")
+    if type(stream_ptr) is int:
+        return <intptr_t>stream_ptr
     return <intptr_t>int(stream_ptr)
 
 
@@ -216,6 +252,7 @@ cdef class StridedMemoryView:
         object _buffer        # the Buffer of from_buffer()
         ImportedTensor _imported
         int64_t* _dims        # shape then strides (in items), made for DLPack export; NULL until then
+        bint _dims_pending    # _shape and _strides still to be read from the imported tensor
         object __weakref__
 
     # DLPack's C exchange API for native consumers (the second name is its former spelling).
@@ -252,6 +289,17 @@ cdef class StridedMemoryView:
         self._itemsize = 0
         self._dtype = None
         self._dl_device_type = 0
+
+    cdef inline int _resolve_dims(self) except -1:
+        """Read shape and strides from the imported DLPack tensor, once, when first needed."""
+        cdef DLTensor* tensor
+        if self._dims_pending:
+            tensor = self._imported.tensor
+            self._shape = _int64_tuple(tensor.shape, tensor.ndim)
+            if tensor.strides != NULL:
+                self._strides = _int64_tuple(tensor.strides, tensor.ndim)
+            self._dims_pending = False
+        return 0
 
     # ---- constructors ----
 
@@ -349,24 +397,28 @@ cdef class StridedMemoryView:
                 raise ValueError("Cannot infer layout: this StridedMemoryView views nothing (it was made "
                                  "with no object)")
             from cuda.core._layout import _StridedLayout
+            self._resolve_dims()
             self._layout_obj = _StridedLayout(self._shape, self._strides, self._itemsize)
         return self._layout_obj
 
     @property
     def shape(self) -> tuple:
         """The extent of each axis."""
+        self._resolve_dims()
         return self._shape
 
     @property
     def strides(self):
         """The stride of each axis, in items (not bytes); None for a C-contiguous view that
         was given no strides."""
+        self._resolve_dims()
         return self._strides
 
     @property
     def size(self) -> int:
         """The number of items."""
         cdef Py_ssize_t count = 1
+        self._resolve_dims()
         for extent in self._shape:
             count *= extent
         return count
@@ -382,6 +434,7 @@ cdef class StridedMemoryView:
     def __repr__(self) -> str:
         dtype = self.dtype
         dtype_text = type(dtype).__name__ if dtype is None else str(dtype)
+        self._resolve_dims()
         return (f"StridedMemoryView(ptr={self.ptr:#x}, shape={self._shape}, strides={self._strides}, "
                 f"dtype={dtype_text}, device_id={self.device_id}, is_device_accessible={self.is_device_accessible}, "
                 f"readonly={self.readonly})")
@@ -412,6 +465,7 @@ cdef class StridedMemoryView:
 
     cdef int64_t* _c_dims(self) except NULL:
         """Shape and strides as C arrays that live as long as the view."""
+        self._resolve_dims()
         cdef int ndim = len(self._shape)
         cdef int axis
         if self._dims == NULL:
@@ -456,9 +510,24 @@ cdef object _export(StridedMemoryView view, int device_type, int device_id, bint
 
 
 cdef StridedMemoryView _new_view(type cls):
-    cdef StridedMemoryView view = <StridedMemoryView>cls.__new__(cls)
+    cdef StridedMemoryView view
+    if cls is StridedMemoryView:  # the common case, without a Python-level __new__ call
+        view = StridedMemoryView.__new__(StridedMemoryView)
+    else:
+        view = <StridedMemoryView>cls.__new__(cls)
     view._reset()
     return view
+
+
+cdef tuple _int64_tuple(const int64_t* values, int count):
+    """A tuple of ``count`` ints, built in C (the view's shape and strides)."""
+    cdef tuple result = PyTuple_New(count)
+    cdef int index
+    for index in range(count):
+        item = PyLong_FromLongLong(values[index])
+        Py_INCREF(item)  # PyTuple_SET_ITEM steals the reference
+        PyTuple_SET_ITEM(result, index, item)
+    return result
 
 
 cdef int _checked_itemsize(object itemsize, object dtype) except -1:
@@ -515,15 +584,16 @@ cdef int _classify_device(StridedMemoryView view) except -1:
 # The three protocols
 
 cdef int _fill_from_dlpack(StridedMemoryView view, object obj, object stream_ptr) except -1:
-    device_type, device_id = obj.__dlpack_device__()
-    if device_type not in _SUPPORTED_DEVICES:
+    device = obj.__dlpack_device__()
+    cdef int device_type = device[0]
+    if device_type != kDLCPU and device_type != kDLCUDA and device_type != kDLCUDAHost \
+            and device_type != kDLCUDAManaged:
         raise BufferError(f"the DLPack device type {device_type} of {type(obj).__name__} is a device not supported "
                           "by cuda.core (CPU, CUDA, CUDA host or CUDA managed memory only)")
     cdef intptr_t consumer = _stream_value(stream_ptr)
-    on_host = device_type == kDLCPU
-    stream = None if on_host else consumer
+    stream = None if device_type == kDLCPU else consumer
     try:
-        capsule = obj.__dlpack__(stream=stream, max_version=(DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION))
+        capsule = _call_dlpack(obj, stream)
     except TypeError:  # a producer of DLPack before 1.0: no max_version
         capsule = obj.__dlpack__(stream=stream)
     import_capsule(capsule, &view._imported)
@@ -541,9 +611,7 @@ cdef int _describe_imported(StridedMemoryView view, object obj) except -1:
     view.device_id = -1 if tensor.device.device_type == kDLCPU else tensor.device.device_id
     view.is_device_accessible = tensor.device.device_type != kDLCPU
     view.readonly = view._imported.readonly
-    view._shape = tuple(tensor.shape[axis] for axis in range(tensor.ndim))
-    if tensor.strides != NULL:
-        view._strides = tuple(tensor.strides[axis] for axis in range(tensor.ndim))
+    view._dims_pending = True  # shape and strides become tuples when first read
     view._dl_code = tensor.dtype.code
     view._dl_bits = tensor.dtype.bits
     view._dl_lanes = tensor.dtype.lanes
