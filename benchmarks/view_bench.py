@@ -50,7 +50,7 @@ def measure(cubin: Path, batches: int) -> dict[str, float | str]:
     stream.sync()
     host = np.zeros((32, 32), dtype=np.float32)
     cases = {"view of numpy (DLPack) [us]": lambda: View.from_dlpack(host, -1),
-             "view of a Buffer [us]": lambda: View.from_buffer(buffer, (1024,), dtype=np.float32)}
+             "view of a Buffer [us]": lambda: View.from_buffer(buffer, (1024,), dtype=np.dtype(np.float32))}
     cupy = _optional("cupy")
     if cupy is not None:
         with cupy.cuda.ExternalStream(consumer):
@@ -62,7 +62,7 @@ def measure(cubin: Path, batches: int) -> dict[str, float | str]:
         tensor = torch.zeros((32, 32), dtype=torch.float32, device="cuda")
         torch.cuda.synchronize()
         cases["view of torch (DLPack) [us]"] = lambda: View.from_dlpack(tensor, consumer)
-    view = View.from_buffer(buffer, (1024,), dtype=np.float32)
+    view = View.from_buffer(buffer, (1024,), dtype=np.dtype(np.float32))
     n = np.int32(1024)
     launch = cc.launch
 

@@ -215,3 +215,12 @@ def test_a_view_is_passed_to_kernels_as_its_pointer(smv) -> None:
     assert _packed_arguments(view) == [array.ctypes.data.to_bytes(8, "little")]
     sliced = view.view(view._layout[2:])
     assert _packed_arguments(sliced) == [(array.ctypes.data + 8).to_bytes(8, "little")]
+
+
+def test_views_of_reversed_arrays_reach_before_their_pointer(smv) -> None:
+    array = np.arange(6, dtype=np.int32)[::-1]
+    view = smv.from_dlpack(array, stream_ptr=-1)
+    assert view.strides == (-1,) and not view._layout.is_dense
+    tail = view.view(view._layout[3:])
+    assert tail.ptr == array[3:].ctypes.data == view.ptr - 3 * 4
+    assert np.array_equal(np.from_dlpack(tail), array[3:])

@@ -542,12 +542,15 @@ cdef int _checked_itemsize(object itemsize, object dtype) except -1:
 
 
 cdef int _set_layout(StridedMemoryView view, object layout, intptr_t base, object limit) except -1:
-    """Give ``view`` ``layout`` over memory at ``base``; ``limit`` (bytes, or None) bounds it."""
-    low, high = layout.offset_bounds
-    if layout.volume > 0 and low < 0:
-        raise ValueError(f"the layout reaches {-low * layout.itemsize} bytes before the start of the memory "
-                         f"(offset bounds {layout.offset_bounds} in items): a view cannot start before its buffer")
+    """Give ``view`` ``layout`` over memory at ``base``. ``limit`` (bytes) bounds it to a
+    Buffer: no element before its start or past its end. None: memory another library
+    described (e.g. a reversed array, whose elements lie before its pointer)."""
     if limit is not None:
+        low, high = layout.offset_bounds
+        if layout.volume > 0 and low < 0:
+            raise ValueError(f"the layout reaches {-low * layout.itemsize} bytes before the start of the buffer "
+                             f"(offset bounds {layout.offset_bounds} in items): a view cannot start before its "
+                             "buffer")
         needed = layout.required_size_in_bytes()
         if needed > limit:
             raise ValueError(f"Expected at least {needed} bytes, got {limit} bytes.")
@@ -591,7 +594,8 @@ cdef int _fill_from_dlpack(StridedMemoryView view, object obj, object stream_ptr
         raise BufferError(f"the DLPack device type {device_type} of {type(obj).__name__} is a device not supported "
                           "by cuda.core (CPU, CUDA, CUDA host or CUDA managed memory only)")
     cdef intptr_t consumer = _stream_value(stream_ptr)
-    stream = None if device_type == kDLCPU else consumer
+    # DLPack spells the legacy default stream (CUstream 0) as 1, and forbids 0.
+    stream = None if device_type == kDLCPU else (1 if consumer == 0 else consumer)
     try:
         capsule = _call_dlpack(obj, stream)
     except TypeError:  # a producer of DLPack before 1.0: no max_version
@@ -658,7 +662,17 @@ cdef int _fill_common(StridedMemoryView view, object obj, dict interface) except
     return 0
 
 
+cdef bint _is_torch_tensor(object obj):
+    """A PyTorch tensor: its CUDA Array Interface is v2, so it is read through DLPack, as
+    NVIDIA's cuda.core reads tensors whichever protocol was asked for."""
+    import sys
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(obj, torch.Tensor)
+
+
 cdef int _fill_from_cai(StridedMemoryView view, object obj, object stream_ptr) except -1:
+    if _is_torch_tensor(obj):
+        return _fill_from_dlpack(view, obj, stream_ptr)
     cdef dict interface = _checked_interface(obj, "__cuda_array_interface__")
     cdef intptr_t consumer = _stream_value(stream_ptr)
     _fill_common(view, obj, interface)
