@@ -22,6 +22,8 @@ from libc.stdint cimport int32_t, int64_t, intptr_t, uintptr_t
 from libc.stdlib cimport free, malloc
 
 cimport cuda.bindings.cydriver as cydriver
+from cuda.core._layout cimport _StridedLayout
+from cuda.core._memory._buffer cimport Buffer
 from cuda.core._dlpack cimport (DLDataType, DLManagedTensor, DLManagedTensorVersioned, DLPackVersion,
                                 DLPACK_MAJOR_VERSION, adopt_versioned, new_versioned_tensor,
                                 DLPACK_MINOR_VERSION, DLTensor, ImportedTensor, export_tensor, import_capsule,
@@ -45,9 +47,16 @@ cdef intptr_t _NO_SYNC = -1
 # ---------------------------------------------------------------------------------------------
 # dtypes
 
+cdef object _numpy_module = None
+
+
 cdef object _numpy():
-    import numpy
-    return numpy
+    """numpy, imported at first need (importing cuda.core.utils does not import it)."""
+    global _numpy_module
+    if _numpy_module is None:
+        import numpy
+        _numpy_module = numpy
+    return _numpy_module
 
 
 cdef object _bfloat16():
@@ -344,20 +353,21 @@ cdef class StridedMemoryView:
         """A view of a Buffer's memory with ``shape`` and ``strides`` (in items; None:
         C-contiguous), of ``dtype`` or of items of ``itemsize`` bytes. No stream ordering:
         the caller makes sure the Buffer's data is ready."""
-        from cuda.core._layout import _StridedLayout
-        from cuda.core._memory import Buffer
         if not isinstance(buffer, Buffer):
             raise TypeError(f"buffer must be a cuda.core Buffer, got {type(buffer).__name__}")
+        dtype = None if dtype is None else _as_dtype(dtype)
         size = _checked_itemsize(itemsize, dtype)
-        layout = _StridedLayout(tuple(shape), None if strides is None else tuple(strides), size)
+        layout = _StridedLayout(shape if type(shape) is tuple else tuple(shape),
+                                None if strides is None else tuple(strides), size)
+        cdef Buffer memory = <Buffer>buffer
         cdef StridedMemoryView view = _new_view(cls)
-        view._buffer = buffer
-        view.exporting_obj = buffer
-        view.device_id = buffer.device_id if buffer.is_device_accessible else -1
-        view.is_device_accessible = buffer.is_device_accessible
+        view._buffer = memory
+        view.exporting_obj = memory
+        view.is_device_accessible = memory.is_device_accessible
+        view.device_id = memory.device_id if view.is_device_accessible else -1
         view.readonly = is_readonly
-        view._dtype = None if dtype is None else _numpy().dtype(dtype)
-        _set_layout(view, layout, int(buffer.handle), buffer.size)
+        view._dtype = dtype
+        _set_layout(view, layout, <intptr_t>memory._live_ptr(), memory._size)
         return view
 
     # ---- views of views ----
@@ -370,7 +380,7 @@ cdef class StridedMemoryView:
             return self
         current = self._layout
         new_layout = current if layout is None else layout
-        new_dtype = self.dtype if dtype is None else _numpy().dtype(dtype)
+        new_dtype = self.dtype if dtype is None else _as_dtype(dtype)
         if new_dtype is not None and new_dtype.itemsize != new_layout.itemsize:
             raise ValueError(f"the dtype's itemsize ({new_dtype.itemsize}) does not match the layout's itemsize "
                              f"({new_layout.itemsize})")
@@ -396,7 +406,6 @@ cdef class StridedMemoryView:
             if self._itemsize <= 0:
                 raise ValueError("Cannot infer layout: this StridedMemoryView views nothing (it was made "
                                  "with no object)")
-            from cuda.core._layout import _StridedLayout
             self._resolve_dims()
             self._layout_obj = _StridedLayout(self._shape, self._strides, self._itemsize)
         return self._layout_obj
@@ -530,12 +539,19 @@ cdef tuple _int64_tuple(const int64_t* values, int count):
     return result
 
 
+cdef object _as_dtype(object dtype):
+    """``dtype`` as a numpy dtype (as is when it is one already)."""
+    np = _numpy()
+    return dtype if isinstance(dtype, np.dtype) else np.dtype(dtype)
+
+
 cdef int _checked_itemsize(object itemsize, object dtype) except -1:
+    """The item size ``itemsize`` and ``dtype`` (a numpy dtype or None) agree on."""
     if dtype is None and itemsize is None:
         raise ValueError("itemsize or dtype must be specified")
     if dtype is None:
         return int(itemsize)
-    dtype_size = _numpy().dtype(dtype).itemsize
+    dtype_size = dtype.itemsize
     if itemsize is not None and int(itemsize) != dtype_size:
         raise ValueError(f"itemsize ({itemsize}) does not match dtype.itemsize ({dtype_size})")
     return dtype_size
