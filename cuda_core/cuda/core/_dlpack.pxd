@@ -66,15 +66,14 @@ cdef struct DLManagedTensorVersioned:
     DLTensor dl_tensor
 
 
-# A capsule over an ndim tensor at ``data`` (``strides`` in elements, NULL: C-contiguous),
-# versioned or legacy; the tensor holds a reference to ``owner`` until its consumer releases it.
-cdef object export_tensor(object owner, void* data, int ndim, const int64_t* shape, const int64_t* strides,
-                          DLDataType dtype, int device_type, int device_id, bint versioned, bint readonly)
+# A capsule, versioned or legacy, over the tensor ``described`` (its shape and strides, in
+# elements, are copied; NULL strides: C-contiguous); it holds a reference to ``owner`` until
+# its consumer releases it.
+cdef object export_tensor(object owner, const DLTensor* described, bint versioned, bint readonly)
 
 # The versioned managed tensor export_tensor wraps in a capsule, for C consumers.
-cdef DLManagedTensorVersioned* new_versioned_tensor(
-    object owner, void* data, int ndim, const int64_t* shape, const int64_t* strides, DLDataType dtype,
-    int device_type, int device_id, bint readonly) except NULL
+cdef DLManagedTensorVersioned* new_versioned_tensor(object owner, const DLTensor* described,
+                                                    bint readonly) except NULL
 
 # A consumed DLPack tensor: exactly one of versioned and legacy is set while it is held.
 cdef struct ImportedTensor:

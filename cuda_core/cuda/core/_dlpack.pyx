@@ -52,29 +52,24 @@ cdef void _versioned_capsule_gone(object capsule) noexcept:
         _release_versioned(<DLManagedTensorVersioned*>PyCapsule_GetPointer(capsule, b"dltensor_versioned"))
 
 
-cdef void _describe(DLTensor* tensor, int64_t* room, void* data, int ndim, const int64_t* shape,
-                    const int64_t* strides, DLDataType dtype, int device_type, int device_id) noexcept:
-    # Copy shape and strides into the block's room; NULL strides stay NULL (C-contiguous).
+cdef void _describe(DLTensor* tensor, int64_t* room, const DLTensor* described) noexcept:
+    # ``described``, with its shape and strides copied into the block's room (NULL strides
+    # stay NULL: C-contiguous), so the tensor needs nothing of the exporter's memory.
+    cdef int ndim = described.ndim
     cdef int axis
-    tensor.data = data
-    tensor.device.device_type = device_type
-    tensor.device.device_id = device_id
-    tensor.ndim = ndim
-    tensor.dtype = dtype
+    tensor[0] = described[0]
     for axis in range(ndim):
-        room[axis] = shape[axis]
-        if strides != NULL:
-            room[ndim + axis] = strides[axis]
+        room[axis] = described.shape[axis]
+        if described.strides != NULL:
+            room[ndim + axis] = described.strides[axis]
     tensor.shape = room if ndim > 0 else NULL
-    tensor.strides = room + ndim if strides != NULL and ndim > 0 else NULL
-    tensor.byte_offset = 0
+    tensor.strides = room + ndim if described.strides != NULL and ndim > 0 else NULL
 
 
-cdef DLManagedTensorVersioned* new_versioned_tensor(
-        object owner, void* data, int ndim, const int64_t* shape, const int64_t* strides, DLDataType dtype,
-        int device_type, int device_id, bint readonly) except NULL:
+cdef DLManagedTensorVersioned* new_versioned_tensor(object owner, const DLTensor* described,
+                                                    bint readonly) except NULL:
     cdef DLManagedTensorVersioned* tensor = <DLManagedTensorVersioned*>malloc(
-        _block_size(sizeof(DLManagedTensorVersioned), ndim))
+        _block_size(sizeof(DLManagedTensorVersioned), described.ndim))
     if tensor == NULL:
         raise MemoryError("no host memory left for a DLPack tensor descriptor")
     tensor.version.major = DLPACK_MAJOR_VERSION
@@ -82,29 +77,27 @@ cdef DLManagedTensorVersioned* new_versioned_tensor(
     tensor.flags = DLPACK_FLAG_BITMASK_READ_ONLY if readonly else 0
     tensor.manager_ctx = <void*>owner
     tensor.deleter = _release_versioned
-    _describe(&tensor.dl_tensor, <int64_t*>(tensor + 1), data, ndim, shape, strides, dtype, device_type, device_id)
+    _describe(&tensor.dl_tensor, <int64_t*>(tensor + 1), described)
     Py_XINCREF(<PyObject*>owner)
     return tensor
 
 
-cdef object export_tensor(object owner, void* data, int ndim, const int64_t* shape, const int64_t* strides,
-                          DLDataType dtype, int device_type, int device_id, bint versioned, bint readonly):
+cdef object export_tensor(object owner, const DLTensor* described, bint versioned, bint readonly):
     cdef DLManagedTensorVersioned* new_tensor
     cdef DLManagedTensor* old_tensor
     if versioned:
-        new_tensor = new_versioned_tensor(owner, data, ndim, shape, strides, dtype, device_type, device_id, readonly)
+        new_tensor = new_versioned_tensor(owner, described, readonly)
         try:
             return PyCapsule_New(new_tensor, b"dltensor_versioned", _versioned_capsule_gone)
         except BaseException:
             _release_versioned(new_tensor)
             raise
-    old_tensor = <DLManagedTensor*>malloc(_block_size(sizeof(DLManagedTensor), ndim))
+    old_tensor = <DLManagedTensor*>malloc(_block_size(sizeof(DLManagedTensor), described.ndim))
     if old_tensor == NULL:
         raise MemoryError("no host memory left for a DLPack tensor descriptor")
     old_tensor.manager_ctx = <void*>owner
     old_tensor.deleter = _release_legacy
-    _describe(&old_tensor.dl_tensor, <int64_t*>(old_tensor + 1), data, ndim, shape, strides, dtype,
-              device_type, device_id)
+    _describe(&old_tensor.dl_tensor, <int64_t*>(old_tensor + 1), described)
     Py_XINCREF(<PyObject*>owner)
     try:
         return PyCapsule_New(old_tensor, b"dltensor", _legacy_capsule_gone)
@@ -117,17 +110,23 @@ cdef object export_bytes(object owner, void* data, size_t size, bint versioned, 
     # The bytes as a 1-D, contiguous int8 tensor of length size.
     cdef int64_t length = <int64_t>size
     cdef int64_t unit = 1
-    cdef DLDataType int8
-    int8.code = kDLInt
-    int8.bits = 8
-    int8.lanes = 1
-    return export_tensor(owner, data, 1, &length, &unit, int8, device_type, device_id, versioned, False)
+    cdef DLTensor described
+    described.data = data
+    described.device.device_type = device_type
+    described.device.device_id = device_id
+    described.ndim = 1
+    described.dtype.code = kDLInt
+    described.dtype.bits = 8
+    described.dtype.lanes = 1
+    described.shape = &length
+    described.strides = &unit
+    described.byte_offset = 0
+    return export_tensor(owner, &described, versioned, False)
 
 
 # ---- import ----
 
 cdef int import_capsule(object capsule, ImportedTensor* out) except -1:
-    cdef DLManagedTensorVersioned* new_tensor
     cdef DLManagedTensor* old_tensor
     if PyCapsule_IsValid(capsule, b"dltensor_versioned"):
         adopt_versioned(<DLManagedTensorVersioned*>PyCapsule_GetPointer(capsule, b"dltensor_versioned"), out)

@@ -10,28 +10,26 @@ only when asked for, or given by from_buffer() and view().
 import functools
 import warnings
 
-from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid, PyCapsule_New
 from cpython.long cimport PyLong_FromLongLong
+from cpython.pycapsule cimport PyCapsule_New
 from cpython.ref cimport Py_INCREF, PyObject
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from libc.stdint cimport int32_t, int64_t, intptr_t
+from libc.stdlib cimport free, malloc
+
+cimport cuda.bindings.cydriver as cydriver
+from cuda.core._dlpack cimport (DLDataType, DLManagedTensorVersioned, DLPackVersion, DLPACK_MAJOR_VERSION,
+                                DLPACK_MINOR_VERSION, DLTensor, ImportedTensor, adopt_versioned, export_tensor,
+                                import_capsule, kDLBfloat, kDLBool, kDLComplex, kDLCPU, kDLCUDA, kDLCUDAHost,
+                                kDLCUDAManaged, kDLFloat, kDLInt, kDLUInt, new_versioned_tensor, release_imported)
+from cuda.core._layout cimport _StridedLayout
+from cuda.core._memory._buffer cimport Buffer
+from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
 
 
 cdef extern from "Python.h":
     object PyObject_VectorcallMethod(object name, PyObject** args, size_t nargsf, object kwnames)
-from libc.stdint cimport int32_t, int64_t, intptr_t, uintptr_t
-from libc.stdlib cimport free, malloc
 
-cimport cuda.bindings.cydriver as cydriver
-from cuda.core._layout cimport _StridedLayout
-from cuda.core._memory._buffer cimport Buffer
-from cuda.core._dlpack cimport (DLDataType, DLManagedTensor, DLManagedTensorVersioned, DLPackVersion,
-                                DLPACK_MAJOR_VERSION, adopt_versioned, new_versioned_tensor,
-                                DLPACK_MINOR_VERSION, DLTensor, ImportedTensor, export_tensor, import_capsule,
-                                kDLBfloat, kDLBool, kDLComplex, kDLCPU, kDLCUDA, kDLCUDAHost, kDLCUDAManaged,
-                                kDLFloat, kDLInt, kDLUInt, release_imported)
-from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
-
-from cuda.core._dlpack import DLDeviceType
 
 __all__ = ["StridedMemoryView", "args_viewable_as_strided_memory"]
 
@@ -41,7 +39,6 @@ bfloat16 = _UNRESOLVED
 
 # The consumer stream value that asks for no ordering at all.
 cdef intptr_t _NO_SYNC = -1
-
 
 
 # ---------------------------------------------------------------------------------------------
@@ -197,7 +194,6 @@ cdef intptr_t _stream_value(object stream_ptr) except? -2:
 cdef int _device_of_pointer(intptr_t ptr) except -2:
     """The device ordinal the driver gives a device pointer; the current device for NULL."""
     cdef int ordinal = 0
-    cdef cydriver.CUdevice device = 0
     cdef cydriver.CUdeviceptr address = <cydriver.CUdeviceptr>ptr
     if ptr == 0:
         return _current_device_or_none()
@@ -275,17 +271,14 @@ cdef class StridedMemoryView:
                           "from_cuda_array_interface, from_array_interface or from_buffer",
                           DeprecationWarning, stacklevel=2)
             return
-        if hasattr(obj, "__dlpack__"):
+        if _has_dlpack(obj):
             warnings.warn("Constructing a StridedMemoryView directly from a DLPack-supporting object is deprecated: "
                           "use StridedMemoryView.from_dlpack or from_any_interface", DeprecationWarning, stacklevel=2)
-            _fill_from_dlpack(self, obj, stream_ptr)
-        elif hasattr(obj, "__cuda_array_interface__"):
+        else:
             warnings.warn("Constructing a StridedMemoryView directly from a CUDA-array-interface-supporting object "
                           "is deprecated: use StridedMemoryView.from_cuda_array_interface or from_any_interface",
                           DeprecationWarning, stacklevel=2)
-            _fill_from_cai(self, obj, stream_ptr)
-        else:
-            _no_protocol(obj)
+        _fill_from_any(self, obj, stream_ptr)
 
     cdef void _reset(self):
         self.ptr = 0
@@ -339,12 +332,7 @@ cdef class StridedMemoryView:
     def from_any_interface(cls, obj, stream_ptr=None) -> StridedMemoryView:
         """A view through DLPack if ``obj`` has it, else the CUDA Array Interface."""
         cdef StridedMemoryView view = _new_view(cls)
-        if hasattr(obj, "__dlpack__"):
-            _fill_from_dlpack(view, obj, stream_ptr)
-        elif hasattr(obj, "__cuda_array_interface__"):
-            _fill_from_cai(view, obj, stream_ptr)
-        else:
-            _no_protocol(obj)
+        _fill_from_any(view, obj, stream_ptr)
         return view
 
     @classmethod
@@ -455,7 +443,7 @@ cdef class StridedMemoryView:
         if self._dl_device_type == 0:
             self._dl_device_type = _classify_device(self)
         device_id = 0 if self._dl_device_type in (kDLCPU, kDLCUDAHost) else self.device_id
-        return (int(DLDeviceType(self._dl_device_type)), device_id)
+        return (self._dl_device_type, device_id)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         """The view as a DLPack capsule, versioned when ``max_version`` allows 1.0; the
@@ -468,9 +456,10 @@ cdef class StridedMemoryView:
             raise BufferError("StridedMemoryView exports without copying: copy=True is not supported")
         if max_version is not None and not (isinstance(max_version, tuple) and len(max_version) == 2):
             raise BufferError(f"Expected max_version to be a (major, minor) tuple, got {max_version!r}")
-        device_type, device_id = self.__dlpack_device__()
         cdef bint versioned = max_version is not None and tuple(max_version) >= (1, 0)
-        return _export(self, device_type, device_id, versioned)
+        cdef DLTensor described
+        _fill_dltensor(self, &described)
+        return export_tensor(self, &described, versioned, self.readonly)
 
     cdef int64_t* _c_dims(self) except NULL:
         """Shape and strides as C arrays that live as long as the view."""
@@ -510,12 +499,21 @@ cdef class StridedMemoryView:
         self._dims = NULL
 
 
-cdef object _export(StridedMemoryView view, int device_type, int device_id, bint versioned):
-    cdef DLDataType dl_dtype = _dl_dtype_of(view.dtype)
+cdef int _fill_dltensor(StridedMemoryView view, DLTensor* out) except -1:
+    """Describe ``view`` as a DLTensor whose shape and strides point into the view (valid as
+    long as it lives): what __dlpack__ and the exchange API export."""
+    device_type, device_id = view.__dlpack_device__()
+    out.dtype = _dl_dtype_of(view.dtype)
     cdef int64_t* dims = view._c_dims()
     cdef int ndim = len(view._shape)
-    return export_tensor(view, <void*>view.ptr, ndim, dims, dims + ndim if view._strides is not None else NULL,
-                         dl_dtype, device_type, device_id, versioned, view.readonly)
+    out.data = <void*>view.ptr
+    out.device.device_type = device_type
+    out.device.device_id = device_id
+    out.ndim = ndim
+    out.shape = dims
+    out.strides = dims + ndim if view._strides is not None else NULL
+    out.byte_offset = 0
+    return 0
 
 
 cdef StridedMemoryView _new_view(type cls):
@@ -578,9 +576,21 @@ cdef int _set_layout(StridedMemoryView view, object layout, intptr_t base, objec
     return 0
 
 
-cdef int _no_protocol(object obj) except -1:
+cdef bint _has_dlpack(object obj) except -1:
+    """Whether ``obj`` is read through DLPack (True) or the CUDA Array Interface (False): DLPack
+    is preferred; BufferError when it speaks neither."""
+    if hasattr(obj, "__dlpack__"):
+        return True
+    if hasattr(obj, "__cuda_array_interface__"):
+        return False
     raise BufferError(f"{type(obj).__name__} does not support any data exchange protocol cuda.core reads "
                       "(__dlpack__ or __cuda_array_interface__)")
+
+
+cdef int _fill_from_any(StridedMemoryView view, object obj, object stream_ptr) except -1:
+    if _has_dlpack(obj):
+        return _fill_from_dlpack(view, obj, stream_ptr)
+    return _fill_from_cai(view, obj, stream_ptr)
 
 
 cdef int _classify_device(StridedMemoryView view) except -1:
@@ -720,12 +730,7 @@ class _StridedMemoryViewProxy:
 
     def __init__(self, obj):
         self.obj = obj
-        if hasattr(obj, "__dlpack__"):
-            self.has_dlpack = True
-        elif hasattr(obj, "__cuda_array_interface__"):
-            self.has_dlpack = False
-        else:
-            _no_protocol(obj)
+        self.has_dlpack = _has_dlpack(obj)
 
     def view(self, stream_ptr=None) -> StridedMemoryView:
         if self.has_dlpack:
@@ -784,12 +789,9 @@ cdef int _allocate_tensor(DLTensor* prototype, DLManagedTensorVersioned** out, v
 cdef int _tensor_from_object(void* py_object, DLManagedTensorVersioned** out) except -1 with gil:
     out[0] = NULL
     cdef StridedMemoryView view = _as_view(py_object)
-    device_type, device_id = view.__dlpack_device__()
-    cdef DLDataType dl_dtype = _dl_dtype_of(view.dtype)
-    cdef int64_t* dims = view._c_dims()
-    cdef int ndim = len(view._shape)
-    out[0] = new_versioned_tensor(view, <void*>view.ptr, ndim, dims, dims + ndim if view._strides is not None else NULL,
-                                  dl_dtype, device_type, device_id, view.readonly)
+    cdef DLTensor described
+    _fill_dltensor(view, &described)
+    out[0] = new_versioned_tensor(view, &described, view.readonly)
     return 0
 
 
@@ -806,19 +808,7 @@ cdef int _tensor_to_object(DLManagedTensorVersioned* tensor, void** out) except 
 
 
 cdef int _tensor_of_object(void* py_object, DLTensor* out) except -1 with gil:
-    cdef StridedMemoryView view = _as_view(py_object)
-    device_type, device_id = view.__dlpack_device__()
-    cdef int64_t* dims = view._c_dims()
-    cdef int ndim = len(view._shape)
-    out.data = <void*>view.ptr
-    out.device.device_type = device_type
-    out.device.device_id = device_id
-    out.ndim = ndim
-    out.dtype = _dl_dtype_of(view.dtype)
-    out.shape = dims
-    out.strides = dims + ndim if view._strides is not None else NULL
-    out.byte_offset = 0
-    return 0
+    return _fill_dltensor(_as_view(py_object), out)
 
 
 cdef int _current_work_stream(int device_type, int32_t device_id, void** out) except -1 with gil:
