@@ -6,6 +6,7 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 from cuda.core._memory._buffer cimport Buffer, required_stream
+from cuda.core._memory._managed_memory_ops cimport fill_location
 from cuda.core._stream cimport Stream
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
 
@@ -25,12 +26,6 @@ _ACCESS_ORDERS = {
 _OVERLAP_FLAGS = {
     MemcpyOverlapMode.DEFAULT: cydriver.CU_MEMCPY_FLAG_DEFAULT,
     MemcpyOverlapMode.PREFER_OVERLAP_WITH_COMPUTE: cydriver.CU_MEMCPY_FLAG_PREFER_OVERLAP_WITH_COMPUTE,
-}
-_LOCATION_TYPES = {
-    "device": cydriver.CU_MEM_LOCATION_TYPE_DEVICE,
-    "host": cydriver.CU_MEM_LOCATION_TYPE_HOST,
-    "host_numa": cydriver.CU_MEM_LOCATION_TYPE_HOST_NUMA,
-    "host_numa_current": cydriver.CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT,
 }
 
 
@@ -56,22 +51,15 @@ cdef object _as_options(object option):
     raise TypeError(f"each copy's options must be a CopyOptions (or a dict of its fields), got {type(option).__name__}")
 
 
-cdef int _fill_hint(cydriver.CUmemLocation* out, object hint) except -1:
-    # No hint: the invalid location type, which the driver reads as "none".
-    memset(out, 0, sizeof(cydriver.CUmemLocation))
-    if hint is not None:
-        spec = _coerce_location(hint)
-        out.type = _LOCATION_TYPES[spec.kind]
-        out.id = spec.id
-    return 0
-
-
 cdef int _fill_attributes(cydriver.CUmemcpyAttributes* out, object option) except -1:
+    # Zeroed first: a location hint left out stays the invalid type, which the driver reads as "none".
     memset(out, 0, sizeof(cydriver.CUmemcpyAttributes))
     out.srcAccessOrder = _ACCESS_ORDERS[option.src_access_order]
     out.flags = _OVERLAP_FLAGS[option.overlap_mode]
-    _fill_hint(&out.srcLocHint, option.src_location_hint)
-    _fill_hint(&out.dstLocHint, option.dst_location_hint)
+    if option.src_location_hint is not None:
+        fill_location(&out.srcLocHint, _coerce_location(option.src_location_hint))
+    if option.dst_location_hint is not None:
+        fill_location(&out.dstLocHint, _coerce_location(option.dst_location_hint))
     return 0
 
 

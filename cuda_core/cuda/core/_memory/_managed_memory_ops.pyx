@@ -37,7 +37,7 @@ _ADVICE_NEEDING_LOCATION = (cydriver.CU_MEM_ADVISE_SET_PREFERRED_LOCATION,
 # ---------------------------------------------------------------------------------------------
 # Arguments
 
-cdef int _fill_location(cydriver.CUmemLocation* out, object spec) except -1:
+cdef int fill_location(cydriver.CUmemLocation* out, object spec) except -1:
     """The CUmemLocation of a ``_LocSpec`` (None: the host, for advice that ignores it)."""
     if spec is None:
         out.type = cydriver.CU_MEM_LOCATION_TYPE_HOST
@@ -125,7 +125,7 @@ cdef int _run_batch(_BatchOp op, Stream stream, list buffers, list locations) ex
             ptrs[i] = buffer._ptr
             sizes[i] = buffer._size
         for i in range(location_count):
-            _fill_location(&targets[i], locations[i])
+            fill_location(&targets[i], locations[i])
             starts[i] = i  # one location per buffer, or one (from index 0) for all
         with nogil:
             if op == _PREFETCH:
@@ -191,7 +191,7 @@ def discard_prefetch_batch(stream, buffers, locations) -> None:
 def _do_single_prefetch_py(Buffer buf, location, stream) -> None:
     """Prefetch ``buf`` to ``location`` on ``stream`` (cuMemPrefetchAsync, either major)."""
     cdef cydriver.CUmemLocation target
-    _fill_location(&target, _coerce_location(location))
+    fill_location(&target, _coerce_location(location))
     _require_managed(buf)
     cdef cydriver.CUstream handle = required_stream(stream)._live_handle()
     cdef cydriver.CUdeviceptr ptr = buf._ptr
@@ -233,7 +233,7 @@ def _advise_one(Buffer buf, advice, location) -> None:
                          f"accessed-by advice names a Device or the whole host, Host()")
     _require_managed(buf)
     cdef cydriver.CUmemLocation target
-    _fill_location(&target, spec)
+    fill_location(&target, spec)
     cdef cydriver.CUdeviceptr ptr = buf._ptr
     cdef size_t size = buf._size
     cdef cydriver.CUmem_advise how = <cydriver.CUmem_advise>code
