@@ -76,6 +76,13 @@ def _lookup(table: dict, spec: object, what: str, verb: str = "Unsupported") -> 
     return getattr(getattr(_driver(), enum_name), member)
 
 
+def _starts_within(records: dict[int, Any], base: int, size: int) -> list[int]:
+    """The addresses, in order, of the records (chunks or reservations) that start inside
+    the allocation of ``size`` bytes at ``base``: the ones it owns, grown or not."""
+    end = base + max(size, 1)
+    return sorted(va for va in records if base <= va < end)
+
+
 def _align_up(size: int, granularity: int) -> int:
     return -(-size // granularity) * granularity
 
@@ -207,13 +214,11 @@ class VirtualMemoryResource(MemoryResource):
         start = int(ptr)
         if start == 0:
             return
-        end = start + max(int(size), 1)
-        driver = _driver()
-        for va in sorted(va for va in self._chunks if start <= va < end):
+        for va in _starts_within(self._chunks, start, int(size)):
             chunk_size, handle = self._chunks.pop(va)
-            _check(driver.cuMemUnmap(va, chunk_size))
-            _check(driver.cuMemRelease(handle))
-        for va in sorted(va for va in self._reservations if start <= va < end):
+            self._unmap(va, chunk_size)
+            self._release(handle)
+        for va in _starts_within(self._reservations, start, int(size)):
             self._free_reservation(va, self._reservations.pop(va))
 
     @property
@@ -269,14 +274,13 @@ class VirtualMemoryResource(MemoryResource):
             buf._size = new_size
             return buf
         additional = total - current
-        status, new_ptr = driver.cuMemAddressReserve(additional, self.config.addr_align or granularity,
-                                                     base + current, 0)
+        align = self.config.addr_align or granularity
+        status, new_ptr = driver.cuMemAddressReserve(additional, align, base + current, 0)
         if status == driver.CUresult.CUDA_SUCCESS and int(new_ptr) == base + current:
             return self._grow_allocation_fast_path(buf, new_size, prop, additional, int(new_ptr))
         if status == driver.CUresult.CUDA_SUCCESS:  # reserved, but elsewhere
             _check(driver.cuMemAddressFree(new_ptr, additional))
-        return self._grow_allocation_slow_path(buf, new_size, prop, additional, total,
-                                               self.config.addr_align or granularity)
+        return self._grow_allocation_slow_path(buf, new_size, prop, additional, total, align)
 
     def _grow_allocation_fast_path(self, buf: Any, new_size: int, prop: Any, aligned_additional_size: int,
                                    new_ptr: int) -> Any:
@@ -299,7 +303,7 @@ class VirtualMemoryResource(MemoryResource):
         driver = _driver()
         old_base = int(buf.handle)
         old_size = total_aligned_size - aligned_additional_size
-        old_chunks = sorted(va for va in self._chunks if old_base <= va < old_base + old_size)
+        old_chunks = _starts_within(self._chunks, old_base, old_size)
         with Transaction() as undo:
             new_base = int(_check(driver.cuMemAddressReserve(total_aligned_size, addr_align, 0, 0)))
             undo.append(self._free_reservation, new_base, total_aligned_size)
@@ -316,7 +320,7 @@ class VirtualMemoryResource(MemoryResource):
             chunk_size, handle = self._chunks.pop(va)
             self._unmap(va, chunk_size)
             self._chunks[new_base + (va - old_base)] = (chunk_size, handle)
-        for va in sorted(va for va in self._reservations if old_base <= va < old_base + old_size):
+        for va in _starts_within(self._reservations, old_base, old_size):
             self._free_reservation(va, self._reservations.pop(va))
         self._reservations[new_base] = total_aligned_size
         buf._ptr = new_base
@@ -379,7 +383,7 @@ class VirtualMemoryResource(MemoryResource):
 
     def _owned_size(self, base: int, size: int) -> int:
         """The mapped size of the allocation at ``base``: the sum of its chunks."""
-        return sum(chunk_size for va, (chunk_size, _) in self._chunks.items() if base <= va < base + max(size, 1))
+        return sum(self._chunks[va][0] for va in _starts_within(self._chunks, base, size))
 
     @staticmethod
     def _current_device_id() -> int:
