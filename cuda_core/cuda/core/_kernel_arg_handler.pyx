@@ -168,8 +168,8 @@ cdef size_t _pack_one(Py_ssize_t index, object arg, uint8_t* out) except 0:
     if kind == KIND_RAW_BYTES:
         return _copy_scalar_bytes(index, arg, out)
     raise TypeError(f"kernel argument {index} has unsupported type {type(arg).__module__}.{type(arg).__qualname__}: "
-                    "pass a cuda.core Buffer or StridedMemoryView, a numpy scalar (e.g. numpy.float32(x)), a ctypes scalar or pointer, "
-                    "or a Python bool, int, float or complex")
+                    "pass a cuda.core Buffer or StridedMemoryView, a numpy scalar (e.g. numpy.float32(x)), a ctypes "
+                    "scalar or pointer, or a Python bool, int, float or complex")
 
 
 cdef size_t _copy_scalar_bytes(Py_ssize_t index, object arg, uint8_t* out) except 0:

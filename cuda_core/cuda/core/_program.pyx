@@ -314,7 +314,6 @@ def _check_extra_sources(extra_sources) -> None:
             raise ValueError(f"Module source for {name!r} (index {index}) cannot be empty")
 
 
-
 @dataclass
 class ProgramOptions:
     """How a Program is compiled. Every field left at None is not passed to the compiler, so
