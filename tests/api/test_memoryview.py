@@ -192,6 +192,25 @@ def test_the_exchange_api_table(smv) -> None:
     assert tuple(header) >= (1, 0)
 
 
+def test_a_producer_with_the_exchange_api_is_read_through_it(smv) -> None:
+    """A type that publishes __dlpack_c_exchange_api__ is imported through its C table, not
+    __dlpack__ (PyTorch's costs ~20 us of Python); flags such as read-only still travel."""
+
+    class ExchangeOnly(smv):
+        def __dlpack__(self, *args, **kwargs):
+            raise AssertionError("__dlpack__ was called although the type publishes the exchange API")
+
+    array = np.frombuffer(b"abcdefgh", dtype=np.uint8).reshape(2, 4)[:, ::2]
+    source = ExchangeOnly.from_dlpack(array, stream_ptr=-1)
+    view = smv.from_dlpack(source, stream_ptr=-1)
+    assert view.exporting_obj is source
+    assert (view.ptr, view.shape, view.strides, view.dtype, view.readonly) == (array.ctypes.data, (2, 2), (4, 2),
+                                                                               np.uint8, True)
+    assert smv.from_any_interface(source, stream_ptr=-1).shape == (2, 2)
+    with pytest.raises(BufferError, match="stream=None is ambiguous"):
+        smv.from_dlpack(source)
+
+
 def test_args_viewable_as_strided_memory(cuda_core) -> None:
     from cuda.core._memoryview import _StridedMemoryViewProxy
     from cuda.core.utils import args_viewable_as_strided_memory

@@ -400,3 +400,34 @@ def test_strided_memory_views_as_kernel_arguments(cuda_core, device, nvrtc_code)
     for buffer in buffers:
         buffer.close(stream)
     stream.close()
+
+
+def test_a_torch_view_is_ordered_after_torch_s_current_stream(cuda_core, device, nvrtc_code) -> None:
+    """PyTorch publishes DLPack's C exchange API; through it a view must still order the
+    consumer stream after the producer's current stream, as __dlpack__(stream=) does: a
+    fill queued on a torch stream behind a ~50 ms spin must be seen by our kernel."""
+    from cuda.core.utils import StridedMemoryView
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch sees no GPU")
+    n = 1 << 20
+    stream = device.create_stream()
+    config = cuda_core.LaunchConfig(grid=256, block=256)
+    out = zeroed(device, stream, n * 4)
+    zeros = torch.zeros(n, dtype=torch.float32, device="cuda")
+    producer = torch.cuda.Stream()
+    torch.cuda.synchronize()
+    for through in ("dlpack", "cai"):
+        tensor = torch.zeros(n, dtype=torch.float32, device="cuda")
+        torch.cuda.synchronize()
+        with torch.cuda.stream(producer):
+            torch.cuda._sleep(100_000_000)
+            tensor.fill_(3.0)
+            make = StridedMemoryView.from_dlpack if through == "dlpack" else StridedMemoryView.from_cuda_array_interface
+            view = make(tensor, stream_ptr=int(stream.handle))
+            zeros_view = make(zeros, stream_ptr=int(stream.handle))
+        assert (view.ptr, view.shape, view.dtype, view.device_id) == (tensor.data_ptr(), (n,), np.float32,
+                                                                       device.device_id)
+        cuda_core.launch(stream, config, nvrtc_code.get_kernel("saxpy"), np.float32(1.0), view, zeros_view, out,
+                         np.uint64(n))
+        assert set(to_host(out, stream, np.float32, n).tolist()) == {3.0}, through

@@ -11,7 +11,7 @@ import functools
 import warnings
 
 from cpython.long cimport PyLong_FromLongLong
-from cpython.pycapsule cimport PyCapsule_New
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid, PyCapsule_New
 from cpython.ref cimport Py_INCREF, PyObject
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport int32_t, int64_t, intptr_t
@@ -32,6 +32,22 @@ cdef extern from "Python.h":
 
 
 __all__ = ["StridedMemoryView", "args_viewable_as_strided_memory"]
+
+# DLPack's C exchange API: the table a type publishes as ``__dlpack_c_exchange_api__`` (a
+# capsule named "dlpack_exchange_api"). Every entry returns 0, or -1 with a Python exception set.
+ctypedef void (*_SetError)(void* error_ctx, const char* kind, const char* message) noexcept
+
+cdef struct _ExchangeHeader:
+    DLPackVersion version
+    _ExchangeHeader* prev_api
+
+cdef struct _ExchangeAPI:
+    _ExchangeHeader header
+    int (*managed_tensor_allocator)(DLTensor*, DLManagedTensorVersioned**, void*, _SetError) except -1 with gil
+    int (*managed_tensor_from_py_object_no_sync)(void*, DLManagedTensorVersioned**) except -1 with gil
+    int (*managed_tensor_to_py_object_no_sync)(DLManagedTensorVersioned*, void**) except -1 with gil
+    int (*dltensor_from_py_object_no_sync)(void*, DLTensor*) except -1 with gil
+    int (*current_work_stream)(int, int32_t, void**) except -1 with gil
 
 # ml_dtypes' bfloat16, imported at first need: None when ml_dtypes is not installed.
 _UNRESOLVED = object()
@@ -612,13 +628,21 @@ cdef int _classify_device(StridedMemoryView view) except -1:
 # ---------------------------------------------------------------------------------------------
 # The three protocols
 
-cdef int _fill_from_dlpack(StridedMemoryView view, object obj, object stream_ptr) except -1:
-    device = obj.__dlpack_device__()
-    cdef int device_type = device[0]
+cdef int _check_device_type(int device_type, object obj) except -1:
     if device_type != kDLCPU and device_type != kDLCUDA and device_type != kDLCUDAHost \
             and device_type != kDLCUDAManaged:
         raise BufferError(f"the DLPack device type {device_type} of {type(obj).__name__} is a device not supported "
                           "by cuda.core (CPU, CUDA, CUDA host or CUDA managed memory only)")
+    return 0
+
+
+cdef int _fill_from_dlpack(StridedMemoryView view, object obj, object stream_ptr) except -1:
+    cdef _ExchangeAPI* api = _exchange_api_of(obj)
+    if api != NULL:
+        return _fill_through_exchange_api(view, obj, api, _stream_value(stream_ptr))
+    device = obj.__dlpack_device__()
+    cdef int device_type = device[0]
+    _check_device_type(device_type, obj)
     cdef intptr_t consumer = _stream_value(stream_ptr)
     # DLPack spells the legacy default stream (CUstream 0) as 1, and forbids 0.
     stream = None if device_type == kDLCPU else (1 if consumer == 0 else consumer)
@@ -627,6 +651,60 @@ cdef int _fill_from_dlpack(StridedMemoryView view, object obj, object stream_ptr
     except TypeError:  # a producer of DLPack before 1.0: no max_version
         capsule = obj.__dlpack__(stream=stream)
     import_capsule(capsule, &view._imported)
+    _describe_imported(view, obj)
+    return 0
+
+
+# The exchange table of each type read so far, as an address (0: the type has none).
+cdef dict _exchange_apis = {}
+
+
+cdef _ExchangeAPI* _exchange_api_of(object obj) except? NULL:
+    """The DLPack exchange table ``type(obj)`` publishes, NULL when it has none (looked up
+    once per type, as the DLPack specification allows)."""
+    cls = type(obj)
+    address = _exchange_apis.get(cls)
+    if address is None:
+        address = _exchange_apis[cls] = _find_exchange_api(cls)
+    return <_ExchangeAPI*><intptr_t>address
+
+
+cdef intptr_t _find_exchange_api(type cls) except? -1:
+    """The address of the newest table of major version 1 that ``cls`` publishes (later
+    majors link older tables through prev_api), or 0."""
+    capsule = getattr(cls, "__dlpack_c_exchange_api__", None)
+    if capsule is None:
+        capsule = getattr(cls, "__c_dlpack_exchange_api__", None)
+    if capsule is None or not PyCapsule_IsValid(capsule, b"dlpack_exchange_api"):
+        return 0
+    cdef _ExchangeHeader* header = <_ExchangeHeader*>PyCapsule_GetPointer(capsule, b"dlpack_exchange_api")
+    while header != NULL and header.version.major > DLPACK_MAJOR_VERSION:
+        header = header.prev_api
+    if header == NULL or header.version.major != DLPACK_MAJOR_VERSION:
+        return 0
+    cdef _ExchangeAPI* api = <_ExchangeAPI*>header
+    if api.managed_tensor_from_py_object_no_sync == NULL or api.current_work_stream == NULL:
+        return 0
+    return <intptr_t>api
+
+
+cdef int _fill_through_exchange_api(StridedMemoryView view, object obj, _ExchangeAPI* api,
+                                    intptr_t consumer) except -1:
+    """Import through the producer's C table: an owned versioned tensor without a capsule or a
+    Python call, then the ordering __dlpack__(stream=) would have made, against the
+    producer's current work stream (PyTorch's own takes some 20 us of Python per call)."""
+    cdef DLManagedTensorVersioned* tensor = NULL
+    cdef void* producer = NULL
+    api.managed_tensor_from_py_object_no_sync(<void*>obj, &tensor)
+    if tensor == NULL:
+        raise BufferError(f"{type(obj).__name__}'s DLPack exchange API returned no tensor")
+    adopt_versioned(tensor, &view._imported)  # from here the view releases it
+    cdef int device_type = tensor.dl_tensor.device.device_type
+    _check_device_type(device_type, obj)
+    if device_type != kDLCPU and consumer != _NO_SYNC:
+        api.current_work_stream(device_type, tensor.dl_tensor.device.device_id, &producer)
+        if <intptr_t>producer != consumer:
+            _order_after_producer(<intptr_t>producer, consumer)
     _describe_imported(view, obj)
     return 0
 
@@ -757,20 +835,6 @@ def args_viewable_as_strided_memory(tuple arg_indices):
 # DLPack's C exchange API (StridedMemoryView.__dlpack_c_exchange_api__): the same export and
 # import for native consumers, without a capsule per call. Each entry point holds the GIL and
 # returns 0, or -1 with a Python exception set.
-
-ctypedef void (*_SetError)(void* error_ctx, const char* kind, const char* message) noexcept
-
-cdef struct _ExchangeHeader:
-    DLPackVersion version
-    _ExchangeHeader* prev_api
-
-cdef struct _ExchangeAPI:
-    _ExchangeHeader header
-    int (*managed_tensor_allocator)(DLTensor*, DLManagedTensorVersioned**, void*, _SetError) except -1 with gil
-    int (*managed_tensor_from_py_object_no_sync)(void*, DLManagedTensorVersioned**) except -1 with gil
-    int (*managed_tensor_to_py_object_no_sync)(DLManagedTensorVersioned*, void**) except -1 with gil
-    int (*dltensor_from_py_object_no_sync)(void*, DLTensor*) except -1 with gil
-    int (*current_work_stream)(int, int32_t, void**) except -1 with gil
 
 
 cdef StridedMemoryView _as_view(void* py_object):
