@@ -1,0 +1,10 @@
+# Host callbacks for graphs (HostCallbackNode, GraphBuilder.callback).
+cimport cuda.bindings.cydriver as cydriver
+
+
+# The driver function and userData that call ``fn``: a Python callable (called with
+# ``user_data`` when it is not None) or a ctypes CFUNCTYPE(None, c_void_p) function pointer
+# (given ``user_data`` as its pointer). Whatever must outlive the graph is appended to
+# ``keepalive``; a TypeError names a bad ``fn``.
+cdef int resolve_host_callback(object fn, object user_data, cydriver.CUhostFn* out_fn, void** out_data,
+                               list keepalive) except -1
