@@ -402,32 +402,56 @@ def test_strided_memory_views_as_kernel_arguments(cuda_core, device, nvrtc_code)
     stream.close()
 
 
-def test_a_torch_view_is_ordered_after_torch_s_current_stream(cuda_core, device, nvrtc_code) -> None:
-    """PyTorch publishes DLPack's C exchange API; through it a view must still order the
-    consumer stream after the producer's current stream, as __dlpack__(stream=) does: a
-    fill queued on a torch stream behind a ~50 ms spin must be seen by our kernel."""
-    from cuda.core.utils import StridedMemoryView
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("PyTorch sees no GPU")
-    n = 1 << 20
-    stream = device.create_stream()
-    config = cuda_core.LaunchConfig(grid=256, block=256)
-    out = zeroed(device, stream, n * 4)
-    zeros = torch.zeros(n, dtype=torch.float32, device="cuda")
-    producer = torch.cuda.Stream()
-    torch.cuda.synchronize()
-    for through in ("dlpack", "cai"):
-        tensor = torch.zeros(n, dtype=torch.float32, device="cuda")
+SPIN = r"""
+extern "C" __global__ void spin(long long cycles) {
+    long long start = clock64();
+    while (clock64() - start < cycles) {}
+}
+"""
+
+
+def _queue_late_fill(library: str, n: int):
+    """An array of zeros, and on a producer stream of its library (made current) a ~50 ms spin
+    then a fill with 3: a consumer not ordered after that stream reads zeros."""
+    if library == "torch":
+        torch = pytest.importorskip("torch")
+        if not torch.cuda.is_available():
+            pytest.skip("PyTorch sees no GPU")
+        array = torch.zeros(n, dtype=torch.float32, device="cuda")
         torch.cuda.synchronize()
+        producer = torch.cuda.Stream()
         with torch.cuda.stream(producer):
             torch.cuda._sleep(100_000_000)
-            tensor.fill_(3.0)
-            make = StridedMemoryView.from_dlpack if through == "dlpack" else StridedMemoryView.from_cuda_array_interface
-            view = make(tensor, stream_ptr=int(stream.handle))
-            zeros_view = make(zeros, stream_ptr=int(stream.handle))
-        assert (view.ptr, view.shape, view.dtype, view.device_id) == (tensor.data_ptr(), (n,), np.float32,
-                                                                       device.device_id)
-        cuda_core.launch(stream, config, nvrtc_code.get_kernel("saxpy"), np.float32(1.0), view, zeros_view, out,
-                         np.uint64(n))
-        assert set(to_host(out, stream, np.float32, n).tolist()) == {3.0}, through
+            array.fill_(3.0)
+        return array, torch.cuda.stream(producer)
+    cupy = pytest.importorskip("cupy")
+    array = cupy.zeros(n, dtype=cupy.float32)
+    cupy.cuda.Device().synchronize()
+    producer = cupy.cuda.Stream(non_blocking=True)
+    with producer:
+        cupy.RawKernel(SPIN, "spin")((1,), (1,), (cupy.int64(100_000_000),))
+        array.fill(3.0)
+    return array, producer
+
+
+@pytest.mark.parametrize("library, protocol", [("torch", "dlpack"), ("torch", "cai"), ("cupy", "dlpack"),
+                                               ("cupy", "cai")])
+def test_a_view_is_ordered_after_the_producer_s_current_stream(cuda_core, device, nvrtc_code, library,
+                                                                protocol) -> None:
+    """The fast imports (PyTorch's C exchange table, CuPy's unsynchronised export) must still
+    order the consumer stream after the producer's current stream, as __dlpack__(stream=)
+    does: a fill queued behind a ~50 ms spin must be what our kernel reads."""
+    from cuda.core.utils import StridedMemoryView
+    n = 1 << 20
+    stream = device.create_stream()
+    out = zeroed(device, stream, n * 4)
+    zeros = zeroed(device, stream, n * 4)
+    array, current = _queue_late_fill(library, n)
+    make = StridedMemoryView.from_dlpack if protocol == "dlpack" else StridedMemoryView.from_cuda_array_interface
+    with current:
+        view = make(array, stream_ptr=int(stream.handle))
+    pointer = array.data_ptr() if library == "torch" else array.data.ptr
+    assert (view.ptr, view.shape, view.dtype, view.device_id) == (pointer, (n,), np.float32, device.device_id)
+    cuda_core.launch(stream, cuda_core.LaunchConfig(grid=256, block=256), nvrtc_code.get_kernel("saxpy"),
+                     np.float32(1.0), view, zeros, out, np.uint64(n))
+    assert set(to_host(out, stream, np.float32, n).tolist()) == {3.0}
