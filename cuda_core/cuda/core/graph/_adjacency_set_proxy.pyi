@@ -1,5 +1,7 @@
 """A node's predecessors or successors as a mutable set that changes the graph's edges."""
 
+from typing_extensions import disjoint_base
+
 from collections.abc import Iterator, MutableSet, Set
 from typing import Any
 
@@ -11,7 +13,7 @@ class AdjacencySetProxy(MutableSet[GraphNode]):
 
     def __init__(self, node: GraphNode, is_fwd: bool) -> None: ...
     @classmethod
-    def _from_iterable(cls, it) -> set[GraphNode]: ...
+    def _from_iterable(cls, it) -> set[GraphNode]: ...  # type: ignore[override]
     def __contains__(self, x: object) -> bool: ...
     def __iter__(self) -> Iterator[GraphNode]: ...
     def __len__(self) -> int: ...
@@ -27,6 +29,7 @@ class AdjacencySetProxy(MutableSet[GraphNode]):
         """Add edges to all nodes in *it* in a single driver call."""
     def __repr__(self) -> str: ...
 
+@disjoint_base
 class _AdjacencySetCore:
     """The driver side of an AdjacencySetProxy."""
     def __init__(self, node: GraphNode, is_fwd: bool) -> None: ...

@@ -1,5 +1,7 @@
 """Executable graphs (the graphdef branch's part of this module: Graph only)."""
 
+from typing_extensions import disjoint_base
+
 from cuda.core._stream import Stream
 from cuda.core._utils.cuda_utils import driver
 from cuda.core.graph._graph_node import GraphNode
@@ -7,6 +9,7 @@ from cuda.core.graph._subclasses import ExecutableGraphNode
 
 __all__ = ['Graph']
 
+@disjoint_base
 class Graph:
     """An executable graph."""
     def __init__(self) -> None: ...

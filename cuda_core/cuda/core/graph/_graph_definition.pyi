@@ -1,5 +1,7 @@
 """GraphDefinition: a CUDA graph built node by node; GraphCondition steers its conditionals."""
 
+from typing_extensions import disjoint_base
+
 from cuda.core._device import Device
 from cuda.core._event import Event
 from cuda.core._launch_config import LaunchConfig
@@ -28,23 +30,25 @@ from cuda.core.typing import GraphMemoryType
 
 __all__ = ['GraphCondition', 'GraphDefinition']
 
+@disjoint_base
 class GraphCondition:
     """A condition variable of a graph's conditional nodes, set by device code
     (``cudaGraphSetConditional``); pass it as a kernel argument to give kernels its handle."""
     def __init__(self, *args, **kwargs) -> None: ...
     def __repr__(self) -> str: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     @property
     def handle(self) -> driver.CUgraphConditionalHandle:
         """The driver's CUgraphConditionalHandle."""
 
+@disjoint_base
 class GraphDefinition:
     """A graph defined node by node, instantiated into an executable Graph."""
     def __init__(self) -> None:
         """Create a new, empty graph definition."""
     def __repr__(self) -> str: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     @property
     def is_valid(self) -> bool:

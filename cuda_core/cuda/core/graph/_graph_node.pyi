@@ -1,5 +1,7 @@
 """GraphNode: a node of a graph definition, its edges, and the methods that add nodes after it."""
 
+from typing_extensions import disjoint_base
+
 import weakref
 from collections.abc import Iterable
 
@@ -31,10 +33,11 @@ from cuda.core.typing import GraphMemoryType
 __all__ = ['GraphNode']
 _node_registry: weakref.WeakValueDictionary[int, GraphNode]
 
+@disjoint_base
 class GraphNode:
     """A node of a graph definition."""
     def __repr__(self) -> str: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     @property
     def type(self) -> driver.CUgraphNodeType | None:

@@ -1,5 +1,7 @@
 """The node kinds of a graph definition and the executable-node views of a Graph."""
 
+from typing_extensions import disjoint_base
+
 from cuda.core._event import Event
 from cuda.core._launch_config import LaunchConfig
 from cuda.core._memory._buffer import Buffer
@@ -18,6 +20,7 @@ class EmptyNode(GraphNode):
     """An empty (ordering) node."""
     def __repr__(self) -> str: ...
 
+@disjoint_base
 class KernelNode(GraphNode):
     """A kernel launch node."""
     def __repr__(self) -> str: ...
@@ -39,6 +42,7 @@ class KernelNode(GraphNode):
     def config(self) -> LaunchConfig:
         """The launch's LaunchConfig."""
 
+@disjoint_base
 class AllocNode(GraphNode):
     """A memory allocation node."""
     def __repr__(self) -> str: ...
@@ -58,6 +62,7 @@ class AllocNode(GraphNode):
     def peer_access(self) -> tuple[int, ...]:
         """Other devices with read-write access."""
 
+@disjoint_base
 class FreeNode(GraphNode):
     """A memory free node."""
     def __repr__(self) -> str: ...
@@ -65,6 +70,7 @@ class FreeNode(GraphNode):
     def dptr(self) -> int:
         """The address freed."""
 
+@disjoint_base
 class MemsetNode(GraphNode):
     """A memset node."""
     def __repr__(self) -> str: ...
@@ -90,6 +96,7 @@ class MemsetNode(GraphNode):
     def pitch(self) -> int:
         """The bytes from one row to the next."""
 
+@disjoint_base
 class MemcpyNode(GraphNode):
     """A memcpy node."""
     def __repr__(self) -> str: ...
@@ -106,6 +113,7 @@ class MemcpyNode(GraphNode):
     def size(self) -> int:
         """The number of bytes copied."""
 
+@disjoint_base
 class ChildGraphNode(GraphNode):
     """A child graph node."""
     def __repr__(self) -> str: ...
@@ -115,6 +123,7 @@ class ChildGraphNode(GraphNode):
     def child_graph(self) -> GraphDefinition:
         """The embedded graph."""
 
+@disjoint_base
 class EventRecordNode(GraphNode):
     """An event record node."""
     def __repr__(self) -> str: ...
@@ -124,6 +133,7 @@ class EventRecordNode(GraphNode):
     def event(self) -> Event:
         """The Event recorded."""
 
+@disjoint_base
 class EventWaitNode(GraphNode):
     """An event wait node."""
     def __repr__(self) -> str: ...
@@ -133,6 +143,7 @@ class EventWaitNode(GraphNode):
     def event(self) -> Event:
         """The Event waited on."""
 
+@disjoint_base
 class HostCallbackNode(GraphNode):
     """A host callback node."""
     def __repr__(self) -> str: ...
@@ -142,6 +153,7 @@ class HostCallbackNode(GraphNode):
     def callback(self):
         """The Python callable (None for a ctypes function pointer)."""
 
+@disjoint_base
 class ConditionalNode(GraphNode):
     """A conditional node."""
     def __repr__(self) -> str: ...
@@ -183,6 +195,7 @@ class SwitchNode(ConditionalNode):
     """A switch node."""
     def __repr__(self) -> str: ...
 
+@disjoint_base
 class ExecutableGraphNode:
     """A view of a node in an executable Graph (``graph[node]``)."""
     def __init__(self) -> None: ...
