@@ -79,8 +79,15 @@ cdef int _fill_kernel(cydriver.CUDA_KERNEL_NODE_PARAMS* params, LaunchConfig con
                       tuple args, PackedArgs* packed) except -1:
     """Fill ``params`` for ``kernel`` launched with ``config`` and ``args`` (packed in
     ``packed``: release_arguments() must follow, also on error)."""
+    # Nothing for release_arguments() to free until pack_arguments() takes the heap.
+    packed.slots = packed.inline_slots
+    packed.values = packed.inline_values
     c_memset(params, 0, sizeof(params[0]))
-    pack_arguments(packed, args, kernel._parameter_sizes())
+    cdef tuple sizes = kernel._parameter_sizes()
+    if len(args) != len(sizes):
+        label = "kernel" if kernel._name is None else f"kernel {kernel._name!r}"
+        raise TypeError(f"{label} takes {len(sizes)} argument(s), got {len(args)}")
+    pack_arguments(packed, args, sizes)
     # func NULL: the driver takes the context-independent kern in the current context.
     params.kern = kernel._kernel
     params.gridDimX = config.dims[0]
@@ -140,18 +147,35 @@ cdef int _fill_memset(cydriver.CUDA_MEMSET_NODE_PARAMS* params, cydriver.CUdevic
     return 0
 
 
-cdef void _fill_memcpy(cydriver.CUDA_MEMCPY3D* params, cydriver.CUdeviceptr dst, cydriver.CUdeviceptr src,
-                       size_t size) noexcept:
-    # Unified addressing: device and pinned host memory alike, and graph allocations that
-    # do not exist yet (the driver could not say what kind of memory they are).
+cdef cydriver.CUmemorytype _memory_kind(cydriver.CUdeviceptr address) except? cydriver.CU_MEMORYTYPE_ARRAY:
+    """HOST for pinned or registered host memory, else DEVICE: what the driver says of an
+    address, and DEVICE for one it does not know (a graph allocation not made yet)."""
+    cdef unsigned int kind = 0
+    cdef cydriver.CUresult result
+    with nogil:
+        result = cydriver.cuPointerGetAttribute(&kind, cydriver.CU_POINTER_ATTRIBUTE_MEMORY_TYPE, address)
+    if result == cydriver.CUDA_SUCCESS and kind == cydriver.CU_MEMORYTYPE_HOST:
+        return cydriver.CU_MEMORYTYPE_HOST
+    return cydriver.CU_MEMORYTYPE_DEVICE
+
+
+cdef int _fill_memcpy(cydriver.CUDA_MEMCPY3D* params, cydriver.CUdeviceptr dst, cydriver.CUdeviceptr src,
+                      size_t size) except -1:
     c_memset(params, 0, sizeof(params[0]))
-    params.srcMemoryType = cydriver.CU_MEMORYTYPE_UNIFIED
-    params.srcDevice = src
-    params.dstMemoryType = cydriver.CU_MEMORYTYPE_UNIFIED
-    params.dstDevice = dst
+    params.srcMemoryType = _memory_kind(src)
+    if params.srcMemoryType == cydriver.CU_MEMORYTYPE_HOST:
+        params.srcHost = <const void*><uintptr_t>src
+    else:
+        params.srcDevice = src
+    params.dstMemoryType = _memory_kind(dst)
+    if params.dstMemoryType == cydriver.CU_MEMORYTYPE_HOST:
+        params.dstHost = <void*><uintptr_t>dst
+    else:
+        params.dstDevice = dst
     params.WidthInBytes = size
     params.Height = 1
     params.Depth = 1
+    return 0
 
 
 cdef cydriver.CUdeviceptr _copy_address(cydriver.CUmemorytype kind, cydriver.CUdeviceptr device,
@@ -172,6 +196,25 @@ cdef object _memory_type(object memory_type):
     except ValueError:
         choices = ", ".join(repr(m.value) for m in GraphMemoryType)
         raise ValueError(f"{memory_type!r} is not a valid GraphMemoryType. Must be one of: {choices}") from None
+
+
+cdef object _find_kernel(list keepalive, cydriver.CUkernel kern, cydriver.CUfunction func):
+    """The Kernel a kernel node launches, among what its definition keeps (kernel nodes keep
+    (kernel, args) pairs): by its CUkernel, or by its CUfunction in the current context."""
+    cdef cydriver.CUfunction function
+    cdef cydriver.CUresult result
+    for value in keepalive:
+        if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Kernel)):
+            continue
+        kernel = <Kernel>value[0]
+        if kern != NULL and kernel._kernel == kern:
+            return kernel
+        if kern == NULL and func != NULL:
+            with nogil:
+                result = cydriver.cuKernelGetFunction(&function, kernel._kernel)
+            if result == cydriver.CUDA_SUCCESS and function == func:
+                return kernel
+    return None
 
 
 cdef object _find_event(list keepalive, cydriver.CUevent handle):
@@ -938,11 +981,7 @@ cdef KernelNode _kernel_from_driver(GraphDefinition definition, cydriver.CUgraph
     node._grid = (params.gridDimX, params.gridDimY, params.gridDimZ)
     node._block = (params.blockDimX, params.blockDimY, params.blockDimZ)
     node._shmem_size = params.sharedMemBytes
-    for value in definition._keepalive:
-        if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Kernel):
-            if (<Kernel>value[0])._kernel == params.kern:
-                node._kernel = value[0]
-                break
+    node._kernel = _find_kernel(definition._keepalive, params.kern, params.func)
     return node
 
 
