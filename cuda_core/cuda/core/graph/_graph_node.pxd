@@ -25,3 +25,8 @@ cdef int attach_node(GraphNode node, GraphDefinition definition, cydriver.CUgrap
 
 # The registered Python object of ``handle`` in ``definition``, or a new one of its kind.
 cdef GraphNode node_for(GraphDefinition definition, cydriver.CUgraphNode handle)
+
+# Keep ``objects`` alive for ``node`` (in its definition's _keepalive, as one record) until the
+# node is destroyed; ``subgraphs``: the addresses of graphs the node owns (branches, its
+# embedded clone), whose nodes' records go with it.
+cdef int keep_for(GraphNode node, list objects, tuple subgraphs) except -1

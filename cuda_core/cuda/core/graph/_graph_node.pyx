@@ -116,6 +116,7 @@ cdef class GraphNode:
         self._node = NULL
         if _node_registry.get(self._address) is self:
             del _node_registry[self._address]
+        _release_for(self._definition._keepalive, self._address)
 
     @property
     def pred(self) -> AdjacencySetProxy:
@@ -237,6 +238,55 @@ cdef int _replace(object proxy, object value) except -1:
     current = set(proxy)
     proxy -= current - wanted
     proxy |= wanted - current
+    return 0
+
+
+class _Attachment:
+    """What one node keeps alive (a record in its definition's _keepalive list): the graph
+    and node it belongs to, the objects, and the graphs the node owns."""
+
+    __slots__ = ("graph", "node", "objects", "subgraphs")
+
+    def __init__(self, graph: int, node: int, objects: list, subgraphs: tuple) -> None:
+        self.graph = graph
+        self.node = node
+        self.objects = objects
+        self.subgraphs = subgraphs
+
+    def __repr__(self) -> str:
+        return f"<_Attachment node=0x{self.node:x} objects={len(self.objects)}>"
+
+
+cdef int keep_for(GraphNode node, list objects, tuple subgraphs) except -1:
+    if objects or subgraphs:
+        node._definition._keepalive.append(
+            _Attachment(<uintptr_t>node._definition._graph, node._address, objects, subgraphs))
+    return 0
+
+
+cdef int _release_for(list keepalive, size_t address) except -1:
+    """Drop the records of a destroyed node, and those of the nodes of the graphs it owned
+    (recursively), from ``keepalive`` in place: the list is shared by the definition's views.
+    Graphs instantiated before keep their own copy."""
+    cdef set owned = set()
+    cdef list kept = []
+    for entry in keepalive:
+        if isinstance(entry, _Attachment) and entry.node == address:
+            owned.update(entry.subgraphs)
+        else:
+            kept.append(entry)
+    while owned:
+        inner = set()
+        remaining = []
+        for entry in kept:
+            if isinstance(entry, _Attachment) and entry.graph in owned:
+                inner.update(entry.subgraphs)
+            else:
+                remaining.append(entry)
+        kept = remaining
+        owned = inner
+    if len(kept) != len(keepalive):
+        keepalive[:] = kept
     return 0
 
 

@@ -22,9 +22,10 @@ from cuda.core._module cimport Kernel
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device
 from cuda.core.graph._graph_builder cimport Graph
 from cuda.core.graph._graph_definition cimport GraphCondition, GraphDefinition, wrap_graph
-from cuda.core.graph._graph_node cimport GraphNode, attach_node
+from cuda.core.graph._graph_node cimport GraphNode, attach_node, keep_for
 from cuda.core.graph._host_callback cimport is_python_trampoline, resolve_host_callback
 
+from cuda.core.graph._graph_node import _Attachment
 from cuda.core.typing import GraphConditionalType, GraphMemoryType
 
 # COMPAT_HAS_MANAGED_POOLS, compat_managed_allocation_type, compat_graph_add_node.
@@ -198,12 +199,26 @@ cdef object _memory_type(object memory_type):
         raise ValueError(f"{memory_type!r} is not a valid GraphMemoryType. Must be one of: {choices}") from None
 
 
+def _kept_objects(list keepalive):
+    """Each object a definition keeps, looking inside the nodes' records (recursively: an
+    embedded child's records are objects of its child graph node's record)."""
+    for entry in keepalive:
+        if isinstance(entry, _Attachment):
+            for value in entry.objects:
+                if isinstance(value, _Attachment):
+                    yield from _kept_objects([value])
+                else:
+                    yield value
+        else:
+            yield entry
+
+
 cdef object _find_kernel(list keepalive, cydriver.CUkernel kern, cydriver.CUfunction func):
     """The Kernel a kernel node launches, among what its definition keeps (kernel nodes keep
     (kernel, args) pairs): by its CUkernel, or by its CUfunction in the current context."""
     cdef cydriver.CUfunction function
     cdef cydriver.CUresult result
-    for value in keepalive:
+    for value in _kept_objects(keepalive):
         if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Kernel)):
             continue
         kernel = <Kernel>value[0]
@@ -219,7 +234,7 @@ cdef object _find_kernel(list keepalive, cydriver.CUkernel kern, cydriver.CUfunc
 
 cdef object _find_event(list keepalive, cydriver.CUevent handle):
     """The Event among ``keepalive`` with that handle, or None."""
-    for value in keepalive:
+    for value in _kept_objects(keepalive):
         if isinstance(value, Event) and (<Event>value)._handle == handle:
             return value
     return None
@@ -283,7 +298,7 @@ cdef class KernelNode(GraphNode):
                 HANDLE_RETURN(cydriver.cuGraphKernelNodeSetParams(node, &params))
         finally:
             release_arguments(&packed)
-        self._definition._keepalive.append((kernel, args))
+        keep_for(self, [(kernel, args)], ())
         self._set(<LaunchConfig>config, <Kernel>kernel, <tuple>args)
 
     @property
@@ -413,7 +428,7 @@ cdef class MemsetNode(GraphNode):
                      self._height if height is None else height, self._pitch if pitch is None else pitch)
         with nogil:
             HANDLE_RETURN(cydriver.cuGraphMemsetNodeSetParams(node, &params))
-        self._definition._keepalive.extend(keep)
+        keep_for(self, keep, ())
         self._set(&params)
 
     @property
@@ -481,7 +496,7 @@ cdef class MemcpyNode(GraphNode):
         _fill_memcpy(&params, dst_address, src_address, nbytes)
         with nogil:
             HANDLE_RETURN(cydriver.cuGraphMemcpyNodeSetParams(node, &params))
-        self._definition._keepalive.extend(keep)
+        keep_for(self, keep, ())
         self._dst, self._src, self._size = dst_address, src_address, nbytes
 
     @property
@@ -519,7 +534,7 @@ cdef class ChildGraphNode(GraphNode):
         params.graph.graph = (<GraphDefinition>child)._live()
         with nogil:
             HANDLE_RETURN(cydriver.cuGraphNodeSetParams(node, &params))
-        _keep_child(self._definition, <GraphDefinition>child)
+        keep_for(self, list((<GraphDefinition>child)._keepalive), (_embedded_address(node),))
         self._child = None
 
     @property
@@ -549,7 +564,7 @@ cdef class EventRecordNode(GraphNode):
         cdef cydriver.CUevent handle = _event_handle(event)
         with nogil:
             HANDLE_RETURN(cydriver.cuGraphEventRecordNodeSetEvent(node, handle))
-        self._definition._keepalive.append(event)
+        keep_for(self, [event], ())
         self._event = event
 
     @property
@@ -572,7 +587,7 @@ cdef class EventWaitNode(GraphNode):
         cdef cydriver.CUevent handle = _event_handle(event)
         with nogil:
             HANDLE_RETURN(cydriver.cuGraphEventWaitNodeSetEvent(node, handle))
-        self._definition._keepalive.append(event)
+        keep_for(self, [event], ())
         self._event = event
 
     @property
@@ -599,7 +614,7 @@ cdef class HostCallbackNode(GraphNode):
         resolve_host_callback(fn, user_data, &params.fn, &params.userData, keep)
         with nogil:
             HANDLE_RETURN(cydriver.cuGraphHostNodeSetParams(node, &params))
-        self._definition._keepalive.extend(keep)
+        keep_for(self, keep, ())
         self._callable = fn if is_python_trampoline(params.fn) else None
 
     @property
@@ -693,11 +708,12 @@ cdef cydriver.CUevent _event_handle(object event) except? NULL:
     return (<Event>event)._live_handle()
 
 
-cdef int _keep_child(GraphDefinition parent, GraphDefinition child) except -1:
-    """The clone embedded from ``child`` needs what ``child``'s nodes need."""
-    if child._keepalive is not parent._keepalive:
-        parent._keepalive.extend(child._keepalive)
-    return 0
+cdef uintptr_t _embedded_address(cydriver.CUgraphNode node) except? 0:
+    """The address of the graph a child graph node embeds."""
+    cdef cydriver.CUgraph graph = NULL
+    with nogil:
+        HANDLE_RETURN(cydriver.cuGraphChildGraphNodeGetGraph(node, &graph))
+    return <uintptr_t>graph
 
 
 # ---------------------------------------------------------------------------------------
@@ -732,10 +748,10 @@ def _add_kernel(GraphNode parent, config, kernel, tuple args):
             HANDLE_RETURN(cydriver.cuGraphAddKernelNode(&handle, graph, deps.data(), deps.size(), &params))
     finally:
         release_arguments(&packed)
-    # The kernel keeps its ObjectCode (the library) alive; the arguments may own memory.
-    definition._keepalive.append((kernel, args))
     cdef KernelNode node = KernelNode.__new__(KernelNode)
     attach_node(node, definition, handle)
+    # The kernel keeps its ObjectCode (the library) alive; the arguments may own memory.
+    keep_for(node, [(kernel, args)], ())
     node._set(<LaunchConfig>config, <Kernel>kernel, args)
     return node
 
@@ -811,9 +827,9 @@ def _add_memset(GraphNode parent, dst, value, width, height, pitch, dst_owner):
     _dependencies(parent, (), deps)
     with nogil:
         HANDLE_RETURN(cydriver.cuGraphAddMemsetNode(&handle, graph, deps.data(), deps.size(), &params, context))
-    definition._keepalive.extend(keep)
     cdef MemsetNode node = MemsetNode.__new__(MemsetNode)
     attach_node(node, definition, handle)
+    keep_for(node, keep, ())
     node._set(&params)
     return node
 
@@ -833,9 +849,9 @@ def _add_memcpy(GraphNode parent, dst, src, size, dst_owner, src_owner):
     _dependencies(parent, (), deps)
     with nogil:
         HANDLE_RETURN(cydriver.cuGraphAddMemcpyNode(&handle, graph, deps.data(), deps.size(), &params, context))
-    definition._keepalive.extend(keep)
     cdef MemcpyNode node = MemcpyNode.__new__(MemcpyNode)
     attach_node(node, definition, handle)
+    keep_for(node, keep, ())
     node._dst, node._src, node._size = dst_address, src_address, nbytes
     return node
 
@@ -851,9 +867,10 @@ def _add_child(GraphNode parent, child):
     _dependencies(parent, (), deps)
     with nogil:
         HANDLE_RETURN(cydriver.cuGraphAddChildGraphNode(&handle, graph, deps.data(), deps.size(), child_graph))
-    _keep_child(definition, <GraphDefinition>child)
     cdef ChildGraphNode node = ChildGraphNode.__new__(ChildGraphNode)
     attach_node(node, definition, handle)
+    # The embedded clone needs what the child's nodes need.
+    keep_for(node, list((<GraphDefinition>child)._keepalive), (_embedded_address(handle),))
     return node
 
 
@@ -869,9 +886,9 @@ def _add_event(GraphNode parent, event, bint record):
             HANDLE_RETURN(cydriver.cuGraphAddEventRecordNode(&handle, graph, deps.data(), deps.size(), event_handle))
         else:
             HANDLE_RETURN(cydriver.cuGraphAddEventWaitNode(&handle, graph, deps.data(), deps.size(), event_handle))
-    definition._keepalive.append(event)
     node = EventRecordNode.__new__(EventRecordNode) if record else EventWaitNode.__new__(EventWaitNode)
     attach_node(node, definition, handle)
+    keep_for(node, [event], ())
     if record:
         (<EventRecordNode>node)._event = event
     else:
@@ -890,9 +907,9 @@ def _add_callback(GraphNode parent, fn, user_data):
     _dependencies(parent, (), deps)
     with nogil:
         HANDLE_RETURN(cydriver.cuGraphAddHostNode(&handle, graph, deps.data(), deps.size(), &params))
-    definition._keepalive.extend(keep)
     cdef HostCallbackNode node = HostCallbackNode.__new__(HostCallbackNode)
     attach_node(node, definition, handle)
+    keep_for(node, keep, ())
     node._callable = fn if is_python_trampoline(params.fn) else None
     return node
 
@@ -930,6 +947,8 @@ def _add_conditional(GraphNode parent, condition, str kind, count):
     (<ConditionalNode>node)._condition = condition
     (<ConditionalNode>node)._cond_type = GraphConditionalType(kind)
     (<ConditionalNode>node)._branches = tuple(wrap_graph(bodies[i], node) for i in range(size))
+    # The branches' nodes keep their attachments as long as the node.
+    keep_for(node, [], tuple(<uintptr_t>bodies[i] for i in range(size)))
     return node
 
 
