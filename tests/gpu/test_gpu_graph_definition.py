@@ -51,6 +51,11 @@ def graph(cuda_core):
     return GraphDefinition()
 
 
+def allocate(device, size: int):
+    """A device buffer, its allocation ordered on the default stream (run() syncs the device)."""
+    return device.memory_resource.allocate(size, stream=device.default_stream)
+
+
 def read_ints(buffer, count: int) -> list[int]:
     """``count`` ints at the start of a device buffer."""
     from cuda.bindings import driver
@@ -71,7 +76,7 @@ def run(graph_definition, device) -> None:
 
 def test_kernel_chain_computes(cuda_core, device, kernels, graph) -> None:
     from cuda.core.graph import KernelNode
-    buffer = device.memory_resource.allocate(N * 4)
+    buffer = allocate(device, N * 4)
     config = cuda_core.LaunchConfig(grid=(N + 127) // 128, block=128)
     first = graph.launch(config, kernels.get_kernel("iota"), buffer, 5, N)
     second = first.launch(config, kernels.get_kernel("twice"), buffer, N)
@@ -83,8 +88,8 @@ def test_kernel_chain_computes(cuda_core, device, kernels, graph) -> None:
 
 
 def test_memset_then_memcpy(cuda_core, device, graph) -> None:
-    source = device.memory_resource.allocate(N * 4)
-    target = device.memory_resource.allocate(N * 4)
+    source = allocate(device, N * 4)
+    target = allocate(device, N * 4)
     filled = graph.memset(source, b"\x07\x00\x00\x00", N)
     assert (filled.element_size, filled.width, filled.value) == (4, N, 7)
     copied = filled.memcpy(target, source, N * 4)
@@ -113,7 +118,7 @@ def test_while_loop_steered_by_device(cuda_core, device, kernels, graph) -> None
     if device.compute_capability < (9, 0):
         pytest.skip("conditional nodes run on compute capability 9.0 and newer here")
     from cuda.core.graph import WhileNode
-    counter = device.memory_resource.allocate(4)
+    counter = allocate(device, 4)
     condition = graph.create_condition(default_value=1)
     zeroed = graph.memset(counter, 0, 4)
     loop = zeroed.while_loop(condition)
@@ -128,7 +133,7 @@ def test_kernel_kept_alive_by_the_graph(cuda_core, device, nvrtc_loaded, graph) 
     options = cuda_core.ProgramOptions(std="c++17", arch=f"sm_{device.arch}")
     code = cuda_core.Program(KERNELS, code_type="c++", options=options).compile("cubin")
     kernel = code.get_kernel("iota")
-    buffer = device.memory_resource.allocate(N * 4)
+    buffer = allocate(device, N * 4)
     node = graph.launch(cuda_core.LaunchConfig(grid=(N + 127) // 128, block=128), kernel, buffer, 1, N)
     del kernel, code
     gc.collect()
