@@ -1,3 +1,18 @@
-"""cuda.core.graph: CUDA graphs, built by stream capture or defined node by node (not built yet)."""
+"""cuda.core.graph: CUDA graphs, built by stream capture (GraphBuilder) or defined node by node
+(GraphDefinition), instantiated into executable Graphs."""
 
-__all__: list[str] = []
+from . import _graph_builder, _graph_definition, _graph_node, _subclasses
+from ._graph_builder import *
+from ._graph_definition import *
+from ._graph_node import *
+from ._subclasses import *
+
+# The union of the submodules' exports, so the package's list cannot drift from theirs.
+__all__ = [
+    *_graph_builder.__all__,
+    *_graph_definition.__all__,
+    *_graph_node.__all__,
+    *_subclasses.__all__,
+]
+
+del _graph_builder, _graph_definition, _graph_node, _subclasses

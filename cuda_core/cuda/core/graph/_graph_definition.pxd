@@ -15,6 +15,8 @@ cdef class GraphDefinition:
     cdef list _keepalive               # what the nodes need alive: kernels, callbacks, events, buffers, children
     cdef object __weakref__
 
+    # Whether the graph is still there (a view's owner may have destroyed it).
+    cdef bint _valid(self) except -1
     # The CUgraph, or a RuntimeError once it is no longer valid.
     cdef cydriver.CUgraph _live(self) except NULL
 

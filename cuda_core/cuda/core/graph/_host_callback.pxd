@@ -8,3 +8,6 @@ cimport cuda.bindings.cydriver as cydriver
 # ``keepalive``; a TypeError names a bad ``fn``.
 cdef int resolve_host_callback(object fn, object user_data, cydriver.CUhostFn* out_fn, void** out_data,
                                list keepalive) except -1
+
+# Whether ``fn`` is the trampoline that calls Python callables (its userData is the callable).
+cdef bint is_python_trampoline(cydriver.CUhostFn fn) noexcept nogil

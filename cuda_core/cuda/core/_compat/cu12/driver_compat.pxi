@@ -137,3 +137,44 @@ cdef inline cydriver.CUresult compat_memcpy_batch(
         cydriver.CUstream stream) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
     # CUDA 12's cuMemcpyBatchAsync names the copy that failed in ``failed``.
     return cydriver.cuMemcpyBatchAsync(dsts, srcs, sizes, count, attrs, attr_starts, attr_count, failed, stream)
+
+
+# ---- graph edges (graph definitions) ----
+# CUDA 12's edge functions carry no edge data (its _v2 forms do; definitions make only
+# default edges, so the plain forms, which every 12.x driver has, are the ones used).
+
+cdef inline cydriver.CUresult compat_graph_add_dependencies(
+        cydriver.CUgraph graph, const cydriver.CUgraphNode* from_, const cydriver.CUgraphNode* to,
+        size_t count) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    return cydriver.cuGraphAddDependencies(graph, from_, to, count)
+
+
+cdef inline cydriver.CUresult compat_graph_remove_dependencies(
+        cydriver.CUgraph graph, const cydriver.CUgraphNode* from_, const cydriver.CUgraphNode* to,
+        size_t count) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    return cydriver.cuGraphRemoveDependencies(graph, from_, to, count)
+
+
+cdef inline cydriver.CUresult compat_graph_get_edges(
+        cydriver.CUgraph graph, cydriver.CUgraphNode* from_, cydriver.CUgraphNode* to,
+        size_t* count) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    return cydriver.cuGraphGetEdges(graph, from_, to, count)
+
+
+cdef inline cydriver.CUresult compat_graph_node_get_dependencies(
+        cydriver.CUgraphNode node, cydriver.CUgraphNode* nodes,
+        size_t* count) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    return cydriver.cuGraphNodeGetDependencies(node, nodes, count)
+
+
+cdef inline cydriver.CUresult compat_graph_node_get_dependent_nodes(
+        cydriver.CUgraphNode node, cydriver.CUgraphNode* nodes,
+        size_t* count) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    return cydriver.cuGraphNodeGetDependentNodes(node, nodes, count)
+
+
+cdef inline cydriver.CUresult compat_graph_add_node(
+        cydriver.CUgraphNode* node, cydriver.CUgraph graph, const cydriver.CUgraphNode* dependencies,
+        size_t count, cydriver.CUgraphNodeParams* params) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # cuGraphAddNode (12.2+): the one way to add a conditional node.
+    return cydriver.cuGraphAddNode(node, graph, dependencies, count, params)

@@ -104,3 +104,43 @@ cdef inline cydriver.CUresult compat_memcpy_batch(
         cydriver.CUstream stream) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
     # CUDA 13's cuMemcpyBatchAsync has no failIdx: ``failed`` stays as the caller set it.
     return cydriver.cuMemcpyBatchAsync(dsts, srcs, sizes, count, attrs, attr_starts, attr_count, stream)
+
+
+# ---- graph edges (graph definitions) ----
+# CUDA 13's edge functions take per-edge data; NULL means default edges, the only kind
+# graph definitions make (a graph with other edges answers CUDA_ERROR_LOSSY_QUERY).
+
+cdef inline cydriver.CUresult compat_graph_add_dependencies(
+        cydriver.CUgraph graph, const cydriver.CUgraphNode* from_, const cydriver.CUgraphNode* to,
+        size_t count) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    return cydriver.cuGraphAddDependencies(graph, from_, to, NULL, count)
+
+
+cdef inline cydriver.CUresult compat_graph_remove_dependencies(
+        cydriver.CUgraph graph, const cydriver.CUgraphNode* from_, const cydriver.CUgraphNode* to,
+        size_t count) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    return cydriver.cuGraphRemoveDependencies(graph, from_, to, NULL, count)
+
+
+cdef inline cydriver.CUresult compat_graph_get_edges(
+        cydriver.CUgraph graph, cydriver.CUgraphNode* from_, cydriver.CUgraphNode* to,
+        size_t* count) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    return cydriver.cuGraphGetEdges(graph, from_, to, NULL, count)
+
+
+cdef inline cydriver.CUresult compat_graph_node_get_dependencies(
+        cydriver.CUgraphNode node, cydriver.CUgraphNode* nodes,
+        size_t* count) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    return cydriver.cuGraphNodeGetDependencies(node, nodes, NULL, count)
+
+
+cdef inline cydriver.CUresult compat_graph_node_get_dependent_nodes(
+        cydriver.CUgraphNode node, cydriver.CUgraphNode* nodes,
+        size_t* count) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    return cydriver.cuGraphNodeGetDependentNodes(node, nodes, NULL, count)
+
+
+cdef inline cydriver.CUresult compat_graph_add_node(
+        cydriver.CUgraphNode* node, cydriver.CUgraph graph, const cydriver.CUgraphNode* dependencies,
+        size_t count, cydriver.CUgraphNodeParams* params) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    return cydriver.cuGraphAddNode(node, graph, dependencies, NULL, count, params)

@@ -1,0 +1,314 @@
+"""GraphNode: a node of a graph definition, its edges, and the methods that add nodes after it.
+
+Each driver node has at most one Python object, found through ``_node_registry`` (address ->
+node, weakly held), so traversals (nodes(), edges(), pred, succ) give back the objects the
+builder methods returned, with what they know (kernel, event, callback...). The node kinds
+live in ``_subclasses``, which subclasses GraphNode; the methods here call into it through
+its Python module, imported on first use (a cimport would make the two modules' types
+depend on each other at import time).
+"""
+
+import weakref
+
+cimport cuda.bindings.cydriver as cydriver
+from libc.stdint cimport uintptr_t
+
+from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
+from cuda.core.graph._graph_definition cimport GraphDefinition
+
+from cuda.core._utils.cuda_utils import driver
+from cuda.core.graph._adjacency_set_proxy import AdjacencySetProxy
+from cuda.core.typing import GraphMemoryType
+
+__all__ = ['GraphNode']
+
+# CUgraphNode address -> its Python object, while that object lives.
+_node_registry = weakref.WeakValueDictionary()
+
+cdef object _kinds = None
+
+
+cdef object _subclasses():
+    """The _subclasses module (imported on first use: it cimports this one)."""
+    global _kinds
+    if _kinds is None:
+        from cuda.core.graph import _subclasses as module
+        _kinds = module
+    return _kinds
+
+
+cdef class GraphNode:
+    """A node of a graph definition.
+
+    Nodes come from a GraphDefinition's methods (entry nodes, without dependencies) or from
+    another node's methods (nodes that depend on it); ``pred`` and ``succ`` view and change
+    the edges.
+    """
+
+    cdef bint _valid(self) except -1:
+        return self._node != NULL and self._definition is not None and self._definition._valid()
+
+    cdef cydriver.CUgraphNode _live(self) except NULL:
+        if self._is_entry:
+            raise RuntimeError("the entry node of a GraphDefinition is virtual: it has no driver node")
+        if self._node == NULL:
+            raise RuntimeError("GraphNode has been destroyed")
+        if not self._definition._valid():
+            raise RuntimeError("GraphNode belongs to a GraphDefinition that is no longer valid")
+        return self._node
+
+    def __repr__(self) -> str:
+        if self._is_entry:
+            return "<GraphNode entry>"
+        state = "" if self._valid() else " (destroyed)"
+        return f"<{type(self).__name__} handle=0x{self._address:x}{state}>"
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, GraphNode):
+            return NotImplemented
+        return self._address != 0 and self._address == (<GraphNode>other)._address
+
+    def __hash__(self) -> int:
+        if self._address == 0:
+            return hash(id(self))
+        return hash((GraphNode, self._address))
+
+    @property
+    def type(self) -> driver.CUgraphNodeType | None:
+        """The driver's CUgraphNodeType of the node; None for the entry node and once destroyed."""
+        cdef cydriver.CUgraphNodeType kind
+        if not self._valid():
+            return None
+        with nogil:
+            HANDLE_RETURN(cydriver.cuGraphNodeGetType(self._node, &kind))
+        return driver.CUgraphNodeType(<int>kind)
+
+    @property
+    def graph(self) -> GraphDefinition:
+        """The GraphDefinition this node belongs to."""
+        return self._definition
+
+    @property
+    def handle(self) -> driver.CUgraphNode:
+        """The driver's CUgraphNode; None for the entry node and once destroyed."""
+        if not self._valid():
+            return None
+        return driver.CUgraphNode(<uintptr_t>self._node)
+
+    @property
+    def is_valid(self) -> bool:
+        """Whether this node and its graph definition remain valid (False after destroy())."""
+        return self._valid()
+
+    def destroy(self) -> None:
+        """Remove this node and its edges from the graph; a no-op when already destroyed.
+
+        The node cannot be used in a graph afterwards. When the driver refuses (e.g. a node
+        that a graph memory node depends on), the error is raised and the node stays.
+        """
+        if not self._valid():
+            return
+        cdef cydriver.CUgraphNode node = self._node
+        with nogil:
+            HANDLE_RETURN(cydriver.cuGraphDestroyNode(node))
+        self._node = NULL
+        if _node_registry.get(self._address) is self:
+            del _node_registry[self._address]
+        _release_for(self._definition._keepalive, self._address)
+
+    @property
+    def pred(self) -> AdjacencySetProxy:
+        """A mutable set-like view of this node's predecessors; changing it changes the edges."""
+        return AdjacencySetProxy(self, False)
+
+    @pred.setter
+    def pred(self, value) -> None:
+        _replace(AdjacencySetProxy(self, False), value)
+
+    @property
+    def succ(self) -> AdjacencySetProxy:
+        """A mutable set-like view of this node's successors; changing it changes the edges."""
+        return AdjacencySetProxy(self, True)
+
+    @succ.setter
+    def succ(self, value) -> None:
+        _replace(AdjacencySetProxy(self, True), value)
+
+    def launch(self, config, kernel, *args):
+        """Add a kernel launch node depending on this node and return it (a KernelNode).
+
+        ``config`` (a LaunchConfig; clusters and cooperative launches are not supported in
+        graph nodes), ``kernel`` (a Kernel) and ``args`` are as for ``cuda.core.launch``. The
+        graph keeps the kernel and the arguments alive. Beware of arguments that own the
+        graph: such a reference cycle is never collected.
+        """
+        return _subclasses()._add_kernel(self, config, kernel, args)
+
+    def join(self, *nodes: GraphNode):
+        """Add an empty node depending on this node and on ``nodes`` (to join branches) and
+        return it (an EmptyNode)."""
+        return _subclasses()._add_empty(self, nodes)
+
+    def allocate(self, size: int, *, device=None, memory_type=GraphMemoryType.DEVICE, peer_access=None):
+        """Add a memory allocation node depending on this node and return it (an AllocNode).
+
+        ``size``: bytes to allocate. ``device``: a Device or ordinal (None: the current
+        context's device). ``memory_type``: a GraphMemoryType (or its string): ``device``,
+        ``host`` (pinned) or ``managed``. ``peer_access``: devices (or ordinals) given
+        read-write access too. The node's ``dptr`` is the address the allocation will have.
+        """
+        return _subclasses()._add_alloc(self, size, device, memory_type, peer_access)
+
+    def deallocate(self, dptr: int):
+        """Add a node freeing ``dptr`` (an AllocNode's dptr) depending on this node and
+        return it (a FreeNode)."""
+        return _subclasses()._add_free(self, dptr)
+
+    def memset(self, dst, value, width: int, height: int = 1, pitch: int = 0, *, dst_owner=None):
+        """Add a memset node depending on this node and return it (a MemsetNode).
+
+        ``dst``: a Buffer (kept alive by the graph) or an address (``dst_owner``, if given,
+        is kept alive for it; not allowed with a Buffer). ``value``: an int in [0, 256) for
+        bytes, or a bytes-like object of 1, 2 or 4 bytes, the element to repeat. ``width``
+        elements per row, ``height`` rows, ``pitch`` bytes between rows.
+        """
+        return _subclasses()._add_memset(self, dst, value, width, height, pitch, dst_owner)
+
+    def memcpy(self, dst, src, size: int, *, dst_owner=None, src_owner=None):
+        """Add a node copying ``size`` bytes from ``src`` to ``dst`` depending on this node and
+        return it (a MemcpyNode).
+
+        Each operand is a Buffer (kept alive by the graph) or an address of device or pinned
+        host memory (whose ``*_owner``, if given, is kept alive for it).
+        """
+        return _subclasses()._add_memcpy(self, dst, src, size, dst_owner, src_owner)
+
+    def embed(self, child: GraphDefinition):
+        """Add a child graph node (a clone of ``child``) depending on this node and return it
+        (a ChildGraphNode). The child must not hold memory or conditional nodes."""
+        return _subclasses()._add_child(self, child)
+
+    def record(self, event):
+        """Add a node recording ``event`` (an Event, kept alive) depending on this node and
+        return it (an EventRecordNode)."""
+        return _subclasses()._add_event(self, event, True)
+
+    def wait(self, event):
+        """Add a node waiting on ``event`` (an Event, kept alive) depending on this node and
+        return it (an EventWaitNode)."""
+        return _subclasses()._add_event(self, event, False)
+
+    def callback(self, fn, *, user_data=None):
+        """Add a host callback node depending on this node and return it (a HostCallbackNode).
+
+        ``fn``: a Python callable taking no arguments (bind state with a closure or
+        functools.partial; ``user_data`` must then be None), or a ctypes function pointer
+        declared ``CFUNCTYPE(None, c_void_p)``, given ``user_data``: an int (a raw pointer)
+        or a bytes-like object (copied, kept with the graph). The graph keeps ``fn`` alive.
+        Callbacks must not call CUDA.
+        """
+        return _subclasses()._add_callback(self, fn, user_data)
+
+    def if_then(self, condition):
+        """Add an if node depending on this node and return it (an IfNode): its ``then``
+        graph runs when ``condition`` is non-zero."""
+        return _subclasses()._add_conditional(self, condition, "if", 1)
+
+    def if_else(self, condition):
+        """Add an if-else node depending on this node and return it (an IfElseNode): its
+        ``then`` graph runs when ``condition`` is non-zero, its ``else_`` graph otherwise."""
+        return _subclasses()._add_conditional(self, condition, "if", 2)
+
+    def while_loop(self, condition):
+        """Add a while node depending on this node and return it (a WhileNode): its ``body``
+        graph runs again and again while ``condition`` is non-zero."""
+        return _subclasses()._add_conditional(self, condition, "while", 1)
+
+    def switch(self, condition, count: int):
+        """Add a switch node of ``count`` branches depending on this node and return it (a
+        SwitchNode): the branch numbered ``condition`` runs (none when out of range)."""
+        return _subclasses()._add_conditional(self, condition, "switch", count)
+
+
+cdef int _replace(object proxy, object value) except -1:
+    """Make the edges of ``proxy`` exactly ``value`` (removing, then adding, only the difference)."""
+    wanted = set(value)
+    current = set(proxy)
+    proxy -= current - wanted
+    proxy |= wanted - current
+    return 0
+
+
+class _Attachment:
+    """What one node keeps alive (a record in its definition's _keepalive list): the graph
+    and node it belongs to, the objects, and the graphs the node owns."""
+
+    __slots__ = ("graph", "node", "objects", "subgraphs")
+
+    def __init__(self, graph: int, node: int, objects: list, subgraphs: tuple) -> None:
+        self.graph = graph
+        self.node = node
+        self.objects = objects
+        self.subgraphs = subgraphs
+
+    def __repr__(self) -> str:
+        return f"<_Attachment node=0x{self.node:x} objects={len(self.objects)}>"
+
+
+cdef int keep_for(GraphNode node, list objects, tuple subgraphs) except -1:
+    if objects or subgraphs:
+        node._definition._keepalive.append(
+            _Attachment(<uintptr_t>node._definition._graph, node._address, objects, subgraphs))
+    return 0
+
+
+cdef int _release_for(list keepalive, size_t address) except -1:
+    """Drop the records of a destroyed node, and those of the nodes of the graphs it owned
+    (recursively), from ``keepalive`` in place: the list is shared by the definition's views.
+    Graphs instantiated before keep their own copy."""
+    cdef set owned = set()
+    cdef list kept = []
+    for entry in keepalive:
+        if isinstance(entry, _Attachment) and entry.node == address:
+            owned.update(entry.subgraphs)
+        else:
+            kept.append(entry)
+    while owned:
+        inner = set()
+        remaining = []
+        for entry in kept:
+            if isinstance(entry, _Attachment) and entry.graph in owned:
+                inner.update(entry.subgraphs)
+            else:
+                remaining.append(entry)
+        kept = remaining
+        owned = inner
+    if len(kept) != len(keepalive):
+        keepalive[:] = kept
+    return 0
+
+
+cdef GraphNode entry_node(GraphDefinition definition):
+    cdef GraphNode node = GraphNode.__new__(GraphNode)
+    node._definition = definition
+    node._is_entry = True
+    return node
+
+
+cdef int attach_node(GraphNode node, GraphDefinition definition, cydriver.CUgraphNode handle) except -1:
+    node._node = handle
+    node._address = <uintptr_t>handle
+    node._definition = definition
+    _node_registry[node._address] = node
+    return 0
+
+
+cdef GraphNode node_for(GraphDefinition definition, cydriver.CUgraphNode handle):
+    cdef GraphNode known = _node_registry.get(<uintptr_t>handle)
+    # A registered node of a graph since destroyed (with its child-graph or conditional
+    # owner) may share the address of a new node: it is replaced.
+    if known is not None and known._valid() and known._definition._graph == definition._graph:
+        return known
+    return _subclasses()._reconstruct(definition, <uintptr_t>handle)
