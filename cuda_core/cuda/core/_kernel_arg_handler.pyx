@@ -32,6 +32,7 @@ cdef enum ArgKind:
     KIND_COMPLEX = 5     # Python complex: two doubles
     KIND_RAW_BYTES = 6   # numpy scalar or ctypes scalar/pointer: its own bytes (buffer protocol)
     KIND_VIEW = 7        # cuda.core.utils.StridedMemoryView: its data pointer
+    KIND_CONDITION = 8   # cuda.core.graph GraphCondition: its CUgraphConditionalHandle
 
 # type -> ArgKind, filled on first sight of each type.
 cdef dict _kind_of_type = {}
@@ -54,6 +55,8 @@ cdef int _classify(type arg_type) except -1:
         kind = KIND_RAW_BYTES
     elif _is_strided_memory_view_type(arg_type):
         kind = KIND_VIEW
+    elif _is_graph_condition_type(arg_type):
+        kind = KIND_CONDITION
     _kind_of_type[arg_type] = kind
     return kind
 
@@ -73,6 +76,12 @@ cdef bint _is_strided_memory_view_type(type arg_type) except -1:
     import sys
     views = sys.modules.get("cuda.core._memoryview")  # a view means its module is imported already
     return views is not None and issubclass(arg_type, views.StridedMemoryView)
+
+
+cdef bint _is_graph_condition_type(type arg_type) except -1:
+    import sys
+    graphs = sys.modules.get("cuda.core.graph._graph_definition")  # a condition means it is imported already
+    return graphs is not None and issubclass(arg_type, graphs.GraphCondition)
 
 
 cdef bint _is_ctypes_scalar_type(type arg_type) except -1:
@@ -137,6 +146,7 @@ cdef size_t _pack_one(Py_ssize_t index, object arg, uint8_t* out) except 0:
     cdef int64_t integer
     cdef double real
     cdef double pair[2]
+    cdef unsigned long long condition
     if kind == KIND_BUFFER:
         pointer = (<Buffer>arg)._live_ptr()
         memcpy(out, &pointer, sizeof(pointer))
@@ -145,6 +155,11 @@ cdef size_t _pack_one(Py_ssize_t index, object arg, uint8_t* out) except 0:
         pointer = <cydriver.CUdeviceptr><intptr_t>arg.ptr
         memcpy(out, &pointer, sizeof(pointer))
         return sizeof(pointer)
+    if kind == KIND_CONDITION:
+        # What cudaGraphSetConditional takes in device code: the 64-bit handle.
+        condition = <unsigned long long>int(arg.handle)
+        memcpy(out, &condition, sizeof(condition))
+        return sizeof(condition)
     if kind == KIND_INT:
         try:
             integer = PyLong_AsLongLong(arg)
