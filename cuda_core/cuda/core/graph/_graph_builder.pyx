@@ -474,6 +474,7 @@ cdef class GraphBuilder:
         for candidate in graph_builders:
             if not isinstance(candidate, GraphBuilder):
                 raise TypeError(f"join() takes GraphBuilders, got {type(candidate).__name__}")
+        for candidate in graph_builders:
             builder = <GraphBuilder>candidate
             builder._check_open()
             if builder._state != _BUILDING:

@@ -1,0 +1,3 @@
+# placeholder: replaced by branch graphdef
+
+__all__: list[str] = []
