@@ -541,7 +541,8 @@ cdef class GraphBuilder:
         cdef unsigned int value = 0
         if default_value is not None:
             flags = cydriver.CU_GRAPH_COND_ASSIGN_DEFAULT
-            value = int(default_value)
+            # A Python or numpy bool or int; a ctypes scalar gives its .value.
+            value = int(getattr(default_value, "value", default_value))
         cdef cydriver.CUgraph graph = self._capture_graph()
         cdef cydriver.CUcontext context = self._stream._current_context()
         cdef cydriver.CUgraphConditionalHandle handle = 0
