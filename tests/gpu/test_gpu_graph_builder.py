@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 KERNELS = r"""
-extern "C" __device__ __cudart_builtin__ void CUDARTAPI cudaGraphSetConditional(cudaGraphConditionalHandle handle,
-                                                                                unsigned int value);
+// The device runtime's setter of a condition (a compiler builtin: no device runtime to link).
+extern "C" __device__ __cudart_builtin__ void CUDARTAPI
+cudaGraphSetConditional(cudaGraphConditionalHandle condition, unsigned int value);
 extern "C" __global__ void empty() {}
 extern "C" __global__ void add(int* a, int value) { *a += value; }
 extern "C" __global__ void fill(char* a, size_t n, char value) {

@@ -428,9 +428,9 @@ cdef class GraphBuilder:
     cdef int _retire(self) except -1:
         """Close a forked builder whose work was joined into another: its stream still takes
         part in the capture, so it is closed when the capture ends (by the capturing builder)."""
+        cdef GraphBuilder capturer = self._parent
         self._state = _CLOSED
         if self._owns_stream:
-            capturer = self._parent
             if capturer._state == _BUILDING:
                 capturer._retired.append(self._stream)
             else:
