@@ -103,7 +103,11 @@ def test_while_loop_runs_until_the_kernel_clears_the_condition(cuda_core, device
     buffer, values = counters
     values[0] = 5
     builder = device.create_graph_builder().begin_building()
-    condition = builder.create_condition(default_value=1)
+    try:
+        condition = builder.create_condition(default_value=1)
+    except (RuntimeError, cuda_core.CUDAError) as err:  # a driver before 12.3, or a device without them
+        builder.end_building()
+        pytest.skip(f"no conditional graph nodes here: {err}")
     body = builder.while_loop(condition).begin_building()
     cuda_core.launch(body, one(cuda_core), kernels.get_kernel("add"), values[1:].ctypes.data, 1)
     cuda_core.launch(body, one(cuda_core), kernels.get_kernel("count_down"), values.ctypes.data, condition)
@@ -136,7 +140,8 @@ def test_update_points_the_kernels_elsewhere(cuda_core, device, kernels, counter
     cuda_core.launch(longer, one(cuda_core), add, values.ctypes.data, 1)
     cuda_core.launch(longer, one(cuda_core), add, values.ctypes.data, 1)
     longer.end_building()
-    with pytest.raises(cuda_core.CUDAError, match=r"Graph update failed: .+ \(CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED\)"):
+    topology_changed = r"Graph update failed: .+ \(CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED\)"
+    with pytest.raises(cuda_core.CUDAError, match=topology_changed):
         graph.update(longer)
     unfinished = device.create_graph_builder().begin_building()
     with pytest.raises(ValueError, match="Graph has not finished building"):
