@@ -312,7 +312,6 @@ def test_create_context_needs_device_resources(cuda_core, device) -> None:
 
 def test_parts_not_built_yet_say_so(cuda_core, device) -> None:
     for action, what in ((lambda: device.resources, "device-resource API"),
-                         (device.create_graph_builder, "cuda.core.graph"),
                          (lambda: device.create_opaque_array(None), "cuda.core.texture"),
                          (lambda: device.create_mipmapped_array(None), "cuda.core.texture"),
                          (lambda: device.create_texture_object(resource=None), "cuda.core.texture"),

@@ -7,6 +7,7 @@ from cuda.core._event import Event, EventOptions
 from cuda.core._memory._buffer import Buffer, MemoryResource
 from cuda.core._stream import IsStreamType, Stream, StreamOptions
 from cuda.core._utils.cuda_utils import ComputeCapability
+from cuda.core.graph import GraphBuilder
 
 __all__ = ['Device']
 
@@ -459,7 +460,7 @@ class Device:
     @classmethod
     def _get_all_devices_from_cuda_driver(cls): ...
     # NoReturn here and below: what NVIDIA's returns (cuda.core.system.Device, DeviceResources,
-    # cuda.core.graph and cuda.core.texture objects) is not in this cuda.core yet, and these
+    # cuda.core.texture objects) is not in this cuda.core yet, and these
     # raise NotImplementedError naming what is missing.
     def to_system_device(self) -> NoReturn:
         """The cuda.core.system.Device (NVML's view) of this device; needs NVML support."""
@@ -519,8 +520,8 @@ class Device:
         """A Buffer of ``size`` bytes from memory_resource, ordered on ``stream``."""
     def sync(self) -> None:
         """Wait until all work of the current context has completed."""
-    def create_graph_builder(self) -> NoReturn:
-        """A new GraphBuilder; cuda.core.graph is not available yet."""
+    def create_graph_builder(self) -> GraphBuilder:
+        """A new GraphBuilder on a new stream of this device (closed with the builder)."""
     def create_opaque_array(self, options: Any) -> NoReturn:
         """A new OpaqueArray; cuda.core.texture is not available yet."""
     def create_mipmapped_array(self, options: Any) -> NoReturn:

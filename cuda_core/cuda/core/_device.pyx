@@ -709,8 +709,12 @@ class Device:
             HANDLE_RETURN(cydriver.cuCtxSynchronize())
 
     def create_graph_builder(self):
-        """A new GraphBuilder for capturing work into a CUDA graph."""
-        raise _not_available("Device.create_graph_builder()", "cuda.core.graph (GraphBuilder)")
+        """A new GraphBuilder capturing into a CUDA graph, on a new stream of this device that
+        the builder owns (closed with it). Needs set_current() first."""
+        self._check_context_initialized()
+        from cuda.core._stream import new_stream
+        from cuda.core.graph._graph_builder import GraphBuilder
+        return GraphBuilder._init(new_stream(self._device_id), True)
 
     def create_opaque_array(self, options):
         """A new cuda.core.texture.OpaqueArray (a CUDA array) made with ``options``."""

@@ -146,6 +146,7 @@ cdef size_t _pack_one(Py_ssize_t index, object arg, uint8_t* out) except 0:
     cdef int64_t integer
     cdef double real
     cdef double pair[2]
+    cdef unsigned long long condition
     if kind == KIND_BUFFER:
         pointer = (<Buffer>arg)._live_ptr()
         memcpy(out, &pointer, sizeof(pointer))

@@ -5,6 +5,8 @@ driver's cheapest; clusters, cooperative launches and programmatic dependent lau
 through cuLaunchKernelEx with the attributes the LaunchConfig keeps ready.
 """
 
+import sys
+
 cimport cuda.bindings.cydriver as cydriver
 from cuda.core._kernel_arg_handler cimport PackedArgs, pack_arguments, release_arguments
 from cuda.core._launch_config cimport MAX_LAUNCH_ATTRIBUTES, LaunchConfig
@@ -22,9 +24,16 @@ cdef int _check_count(Kernel kernel, tuple sizes, tuple args) except -1:
     return 0
 
 
-cdef Stream _launch_stream(object stream):
-    """A launch's stream other than a plain Stream: a Stream subclass, or (deprecated) an
-    object with ``__cuda_stream__``; anything else is a TypeError."""
+cdef Stream _launch_stream(object stream, object kernel):
+    """A launch's stream other than a plain Stream: a Stream subclass, a GraphBuilder (its
+    stream: the launch is captured, and the graph keeps ``kernel``, hence its code, alive), or
+    (deprecated) an object with ``__cuda_stream__``; anything else is a TypeError. The
+    GraphBuilder class is looked up among the loaded modules: cuda.core.graph is not imported
+    by a launch, and a plain Stream never gets here."""
+    builders = sys.modules.get("cuda.core.graph._graph_builder")
+    if builders is not None and isinstance(stream, builders.GraphBuilder):
+        stream._keep_alive(kernel)
+        return <Stream>stream.stream
     return Stream_accept(stream, True)
 
 
@@ -67,14 +76,15 @@ cdef int _launch_with_attributes(LaunchConfig config, cydriver.CUfunction functi
 def launch(stream, config, kernel, *kernel_args) -> None:
     """Launch ``kernel`` on ``stream`` with ``config``, passing ``kernel_args`` by value in order.
 
-    ``stream`` is a Stream (an object with ``__cuda_stream__`` still works, with a
-    DeprecationWarning: wrap it with ``Stream(obj)``). Arguments are Buffers (their device
+    ``stream`` is a Stream, or a GraphBuilder that is building (the launch becomes a node
+    of its graph); an object with ``__cuda_stream__`` still works, with a
+    DeprecationWarning: wrap it with ``Stream(obj)``. Arguments are Buffers (their device
     pointer), numpy or ctypes scalars (their own type), or Python bool (bool), int
     (a pointer-sized integer), float (double) and complex (two doubles). They must match the
     kernel's parameters in number, and each must be at least as wide as its parameter (a
     wider one gives its low bytes, as in NVIDIA's cuda.core; a Python float for a float
     parameter gives its value): a mismatch is a TypeError, never a launch that reads past a value."""
-    cdef Stream target = <Stream>stream if type(stream) is Stream else _launch_stream(stream)
+    cdef Stream target = <Stream>stream if type(stream) is Stream else _launch_stream(stream, kernel)
     if not isinstance(config, LaunchConfig):
         raise TypeError(f"launch() config must be a LaunchConfig, got {type(config).__name__}")
     if not isinstance(kernel, Kernel):

@@ -9,6 +9,7 @@ import cuda.bindings.driver
 from cuda.core._context import Context
 from cuda.core._device import Device
 from cuda.core._event import Event, EventOptions
+from cuda.core.graph import GraphBuilder
 
 __all__ = ['LEGACY_DEFAULT_STREAM', 'PER_THREAD_DEFAULT_STREAM', 'Stream', 'StreamOptions']
 
@@ -67,8 +68,8 @@ class Stream:
     @staticmethod
     def from_handle(handle) -> Stream:
         """A non-owning Stream over the CUstream at address ``handle``."""
-    def create_graph_builder(self) -> Any:
-        """Not in this build yet (needs cuda.core.graph): raises NotImplementedError."""
+    def create_graph_builder(self) -> GraphBuilder:
+        """A new GraphBuilder capturing this stream (which stays open when the builder closes)."""
 
 def default_stream() -> Stream:
     """PER_THREAD_DEFAULT_STREAM if CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM is a non-zero

@@ -8,6 +8,7 @@ PER_THREAD_DEFAULT_STREAM, are the driver's special handles: they belong to no c
 and act on whichever context is current when they are used.
 """
 
+import sys
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -340,9 +341,11 @@ cdef class Stream:
             event.close()
 
     def create_graph_builder(self):
-        """A GraphBuilder capturing this stream's work (not in this build yet)."""
-        raise NotImplementedError("Stream.create_graph_builder needs CUDA graphs (cuda.core.graph), which this "
-                                  "cuda.core build does not have yet")
+        """A new GraphBuilder capturing the work queued on this stream (which stays this
+        stream's: closing the builder leaves it open)."""
+        self._live_handle()
+        from cuda.core.graph._graph_builder import GraphBuilder
+        return GraphBuilder._init(self)
 
     def close(self) -> None:
         """Destroy a stream made here; let go of a foreign one. Closing again does nothing.
@@ -407,6 +410,9 @@ cpdef Stream Stream_accept(arg, bint allow_stream_protocol=False):
     Anything else, None included, is a TypeError: there is no implicit default stream."""
     if isinstance(arg, Stream):
         return <Stream>arg
+    cdef Stream captured = _graph_builder_stream(arg)
+    if captured is not None:
+        return captured
     if arg is None:
         raise TypeError("stream is required and must not be None: pass device.default_stream to use the "
                         "default stream")
@@ -422,7 +428,20 @@ cpdef Stream as_stream(object obj, int device_id=-1):
     """``obj`` itself if it is a Stream, else a non-owning Stream over its ``__cuda_stream__``."""
     if isinstance(obj, Stream):
         return <Stream>obj
+    cdef Stream captured = _graph_builder_stream(obj)
+    if captured is not None:
+        return captured
     return _from_protocol(Stream, obj, device_id)
+
+
+cdef Stream _graph_builder_stream(object obj):
+    """The stream of a cuda.core.graph GraphBuilder, else None. The class is looked up among
+    the loaded modules: a GraphBuilder exists only once cuda.core.graph is imported, and
+    importing cuda.core must not import it."""
+    builders = sys.modules.get("cuda.core.graph._graph_builder")
+    if builders is not None and isinstance(obj, builders.GraphBuilder):
+        return obj.stream
+    return None
 
 
 def new_stream(int device_id, options=None) -> Stream:

@@ -245,6 +245,13 @@ cdef class _MemPool(MemoryResource):
         cdef Stream ordered = required_stream(stream)
         cdef cydriver.CUstream handle = ordered._live_handle()
         cdef cydriver.CUdeviceptr ptr = 0
+        cdef cydriver.CUstreamCaptureStatus capture = cydriver.CU_STREAM_CAPTURE_STATUS_NONE
+        with nogil:
+            HANDLE_RETURN(cydriver.cuStreamIsCapturing(handle, &capture))
+        if capture != cydriver.CU_STREAM_CAPTURE_STATUS_NONE:
+            # A graph allocates from graph memory (GraphMemoryResource), not from a pool of ours.
+            raise RuntimeError(f"{type(self).__name__} cannot perform memory operations on a capturing stream "
+                               f"(consider using GraphMemoryResource).")
         if nbytes:
             with nogil:
                 HANDLE_RETURN(cydriver.cuMemAllocFromPoolAsync(&ptr, nbytes, pool, handle))

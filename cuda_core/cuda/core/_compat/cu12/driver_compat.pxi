@@ -178,3 +178,30 @@ cdef inline cydriver.CUresult compat_graph_add_node(
         size_t count, cydriver.CUgraphNodeParams* params) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
     # cuGraphAddNode (12.2+): the one way to add a conditional node.
     return cydriver.cuGraphAddNode(node, graph, dependencies, count, params)
+
+
+# ---- stream capture (graph builder) ----
+
+cdef inline cydriver.CUresult compat_capture_info(
+        cydriver.CUstream stream, cydriver.CUstreamCaptureStatus* status, cydriver.CUgraph* graph,
+        const cydriver.CUgraphNode** dependencies, const cydriver.CUgraphEdgeData** edges,
+        size_t* count) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # CUDA 12's cuStreamGetCaptureInfo (_v2) has no edge data: every edge is a default one.
+    edges[0] = NULL
+    return cydriver.cuStreamGetCaptureInfo(stream, status, NULL, graph, dependencies, count)
+
+
+cdef inline cydriver.CUresult compat_capture_add_node(
+        cydriver.CUgraphNode* node, cydriver.CUgraph graph, const cydriver.CUgraphNode* dependencies,
+        const cydriver.CUgraphEdgeData* edges, size_t count,
+        cydriver.CUgraphNodeParams* params) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # CUDA 12's cuGraphAddNode takes no edge data (compat_capture_info gives none).
+    return cydriver.cuGraphAddNode(node, graph, dependencies, count, params)
+
+
+cdef inline cydriver.CUresult compat_capture_set_dependencies(
+        cydriver.CUstream stream, cydriver.CUgraphNode* dependencies,
+        size_t count) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # CUDA 12's cuStreamUpdateCaptureDependencies (v1) takes no edge data.
+    return cydriver.cuStreamUpdateCaptureDependencies(stream, dependencies, count,
+                                                      cydriver.CU_STREAM_SET_CAPTURE_DEPENDENCIES)

@@ -144,3 +144,29 @@ cdef inline cydriver.CUresult compat_graph_add_node(
         cydriver.CUgraphNode* node, cydriver.CUgraph graph, const cydriver.CUgraphNode* dependencies,
         size_t count, cydriver.CUgraphNodeParams* params) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
     return cydriver.cuGraphAddNode(node, graph, dependencies, NULL, count, params)
+
+
+# ---- stream capture (graph builder) ----
+
+cdef inline cydriver.CUresult compat_capture_info(
+        cydriver.CUstream stream, cydriver.CUstreamCaptureStatus* status, cydriver.CUgraph* graph,
+        const cydriver.CUgraphNode** dependencies, const cydriver.CUgraphEdgeData** edges,
+        size_t* count) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # CUDA 13's cuStreamGetCaptureInfo also names the edge data of the capture's dependencies.
+    return cydriver.cuStreamGetCaptureInfo(stream, status, NULL, graph, dependencies, edges, count)
+
+
+cdef inline cydriver.CUresult compat_capture_add_node(
+        cydriver.CUgraphNode* node, cydriver.CUgraph graph, const cydriver.CUgraphNode* dependencies,
+        const cydriver.CUgraphEdgeData* edges, size_t count,
+        cydriver.CUgraphNodeParams* params) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # CUDA 13's cuGraphAddNode takes the edge data cuStreamGetCaptureInfo returned.
+    return cydriver.cuGraphAddNode(node, graph, dependencies, edges, count, params)
+
+
+cdef inline cydriver.CUresult compat_capture_set_dependencies(
+        cydriver.CUstream stream, cydriver.CUgraphNode* dependencies,
+        size_t count) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # CUDA 13's cuStreamUpdateCaptureDependencies takes edge data: NULL, the default edges.
+    return cydriver.cuStreamUpdateCaptureDependencies(stream, dependencies, NULL, count,
+                                                      cydriver.CU_STREAM_SET_CAPTURE_DEPENDENCIES)

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Host cost of replaying a CUDA graph of 100 empty kernels against launching the 100 kernels
+one by one on a stream: our cuda.core beside NVIDIA's, one process per side, in
+interleaved rounds on one core.
+
+Rows: 100 launches of ``empty(float*, int)`` on a stream; one ``graph.launch(stream)`` of a
+graph capturing those 100 launches (GraphBuilder); and the one-off cost of capturing and
+completing that graph. The kernel is built by nvcc once and loaded by both sides
+(launch_bench.py's cubin), so no NVRTC is involved.
+
+Usage (GPU machine): python benchmarks/graph_bench.py [--quick] [--rounds N] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from launch_bench import BATCH, build_cubin, merge_rounds, paired_ratio, parse_arguments, per_call_us, run_worker
+
+KERNELS_PER_GRAPH = 100
+# Graph launches per timed batch: few, so that the device keeps up and the host never waits
+# for room in the launch queue (each launch is 100 kernels of device work).
+GRAPHS_PER_BATCH = 5
+METRICS = ("100 stream launches [us]", "graph of 100: launch [us]", "graph of 100: capture+complete [us]")
+
+
+def measure(cubin: Path, batches: int) -> dict[str, float | str]:
+    """This process's figures, through whichever cuda.core is importable."""
+    import numpy as np
+    import cuda.core as cc
+
+    device = cc.Device(0)
+    device.set_current()
+    stream = device.create_stream()
+    kernel = cc.ObjectCode.from_cubin(cubin.read_bytes()).get_kernel("empty")
+    config = cc.LaunchConfig(grid=1, block=1)
+    buffer = device.allocate(4096, stream=stream)
+    n = np.int32(1024)
+    launch = cc.launch
+
+    def build():
+        builder = device.create_graph_builder().begin_building()
+        for _ in range(KERNELS_PER_GRAPH):
+            launch(builder, config, kernel, buffer, n)
+        return builder.end_building().complete()
+
+    graph = build()
+    graph.upload(stream)
+    replay = graph.launch
+
+    def stream_launches() -> None:  # BATCH launches: per_call_us gives one launch's cost
+        for _ in range(BATCH):
+            launch(stream, config, kernel, buffer, n)
+
+    def graph_launches() -> None:
+        for _ in range(GRAPHS_PER_BATCH):
+            replay(stream)
+
+    result: dict[str, float | str] = {}
+    per_call_us(stream_launches, 3, stream.sync)  # warm-up
+    result["100 stream launches [us]"] = per_call_us(stream_launches, batches, stream.sync) * KERNELS_PER_GRAPH
+    per_call_us(graph_launches, 3, stream.sync)
+    result["graph of 100: launch [us]"] = per_call_us(graph_launches, batches, stream.sync) * BATCH / GRAPHS_PER_BATCH
+    samples = []
+    for _ in range(max(batches // 5, 3)):
+        start = time.perf_counter_ns()
+        build().close()
+        samples.append((time.perf_counter_ns() - start) / 1000)
+    result["graph of 100: capture+complete [us]"] = sorted(samples)[len(samples) // 2]
+    result["version"] = getattr(cc, "__version__", "?")
+    result["module"] = cc.__file__
+    graph.close()
+    buffer.close(stream)
+    stream.sync()
+    return result
+
+
+def table(results: dict[str, dict]) -> str:
+    lines = [f"{'metric':<38} {'ours':>9} {'nvidia':>9} {'ours/nvidia':>12} {'paired':>7}"]
+    for metric in METRICS:
+        ours, nvidia = results["ours"].get(metric), results["nvidia"].get(metric)
+        cells = [f"{v:9.2f}" if isinstance(v, float) else f"{'-':>9}" for v in (ours, nvidia)]
+        ratio = f"{ours / nvidia:12.2f}" if isinstance(ours, float) and isinstance(nvidia, float) else f"{'-':>12}"
+        paired = paired_ratio(results, metric)
+        paired_cell = f"{paired:7.2f}" if paired is not None else f"{'-':>7}"
+        lines.append(f"{metric:<38} {' '.join(cells)} {ratio} {paired_cell}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_arguments(__doc__.splitlines()[0], ("ours", "nvidia"), argv)
+    if args.worker:
+        print(json.dumps(measure(args.cubin, args.batches)))
+        return 0
+
+    batches = 20 if args.quick else 100
+    rounds_wanted = 1 if args.quick else args.rounds
+    ours_env = dict(os.environ)
+    nvidia_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if args.nvidia_pythonpath:
+        nvidia_env["PYTHONPATH"] = args.nvidia_pythonpath
+    with tempfile.TemporaryDirectory() as work:
+        arch = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
+                              capture_output=True, text=True, check=True).stdout.split()[0].replace(".", "")
+        cubin = build_cubin(Path(work), arch)
+        core = max(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {core})
+        rounds: dict[str, list[dict]] = {"ours": [], "nvidia": []}
+        for _ in range(rounds_wanted):
+            for side, env in (("ours", ours_env), ("nvidia", nvidia_env)):
+                rounds[side].append(run_worker(side, cubin, batches, env, Path(__file__)))
+    results = {side: merge_rounds(samples) for side, samples in rounds.items()}
+    print(f"host: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
+    for side, figures in results.items():
+        print(f"{side:>6}: {figures.get('version', '')} {figures.get('module', '')} {figures.get('error', '')}")
+    print(f"host cost: median over {rounds_wanted} interleaved process(es) per side; launches: median over {batches} "
+          f"batches ({BATCH} stream launches, or {GRAPHS_PER_BATCH} graph launches, each), on core {core}")
+    print(table(results))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"rounds": rounds_wanted, "batches": batches, "core": core,
+                                         "results": results,
+                                         "paired ours/nvidia": {m: paired_ratio(results, m) for m in METRICS}},
+                                        indent=2))
+    return 0 if all("error" not in figures for figures in results.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
