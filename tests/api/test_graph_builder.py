@@ -43,6 +43,14 @@ def test_importing_cuda_core_does_not_import_the_graph_package(cuda_core) -> Non
     assert output.strip() == "[]"
 
 
+def test_builder_names_at_the_top_level_as_in_nvidia_s_1_2_0(cuda_core, graph) -> None:
+    """numba-cuda's driver does ``from cuda.core import GraphBuilder`` (NVIDIA's 1.2.0 had the
+    names there); they resolve lazily and stay out of __all__, as in NVIDIA's 1.2.2."""
+    from cuda.core import GraphBuilder
+    assert GraphBuilder is graph.GraphBuilder and cuda_core.Graph is graph.Graph
+    assert not {"Graph", "GraphBuilder"} & set(cuda_core.__all__)
+
+
 def test_complete_options_dataclass(graph) -> None:
     assert fields(graph.GraphCompleteOptions) == [("auto_free_on_launch", False), ("upload_stream", None),
                                                    ("device_launch", False), ("use_node_priority", False)]

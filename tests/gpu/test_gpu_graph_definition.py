@@ -106,9 +106,15 @@ def test_host_callbacks_run_in_order(cuda_core, device, graph) -> None:
     def from_c(data):
         calls.append(ctypes.cast(data, ctypes.POINTER(ctypes.c_uint8))[0])
 
-    first = graph.callback(lambda: calls.append("python"))
-    first.callback(from_c, user_data=bytes([42]))
-    del from_c
+    in_python = lambda: calls.append("python")  # noqa: E731
+    first = graph.callback(in_python)
+    # On a HostCallbackNode, ``callback`` is the property naming its callable (as in NVIDIA's),
+    # so the second node is added to the definition and ordered by an edge.
+    assert first.callback is in_python
+    second = graph.callback(from_c, user_data=bytes([42]))
+    assert second.callback is None  # a ctypes function pointer
+    first.succ.add(second)
+    del from_c, in_python
     gc.collect()
     run(graph, device)
     assert calls == ["python", 42]

@@ -52,6 +52,10 @@ from cuda.core._utils.cuda_utils import CUDAError, DriverNotFoundError, NVRTCErr
 # nvJitLink layer. Each entry's names are its __all__.
 _LAZY_MODULES = {"_program": ("Program", "ProgramOptions"), "_linker": ("Linker", "LinkerOptions")}
 _LAZY_NAMES = {name: module for module, names in _LAZY_MODULES.items() for name in names}
+# Outside __all__, as in NVIDIA's 1.2.2: the graph builder's names at the top level, where
+# NVIDIA's 1.2.0 had them and code written for it (numba-cuda's driver) imports them from.
+_LAZY_NAMES.update(dict.fromkeys(("Graph", "GraphBuilder", "GraphCompleteOptions", "GraphDebugPrintOptions"),
+                                 "graph"))
 
 
 def __getattr__(name: str) -> object:
@@ -71,4 +75,5 @@ def __dir__() -> list[str]:
 
 __version__ = _build_info.version
 __all__ = [*_context.__all__, *_device.__all__, *_event.__all__, *_host.__all__, *_launch_config.__all__,
-           *_launcher.__all__, *_memory.__all__, *_module.__all__, *_stream.__all__, *_LAZY_NAMES]
+           *_launcher.__all__, *_memory.__all__, *_module.__all__, *_stream.__all__,
+           *(name for names in _LAZY_MODULES.values() for name in names)]

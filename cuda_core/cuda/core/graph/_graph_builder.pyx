@@ -15,7 +15,6 @@ import os
 from dataclasses import dataclass
 
 cimport cython
-from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.string cimport memset
 
 cimport cuda.bindings.cydriver as cydriver
@@ -573,23 +572,16 @@ cdef class GraphBuilder:
         self._check_condition(condition)
         cdef cydriver.CUgraphNodeParams params
         cdef cydriver.CUgraphNode node = NULL
-        cdef cydriver.CUgraph* bodies = <cydriver.CUgraph*>PyMem_Malloc(size * sizeof(cydriver.CUgraph))
-        if bodies == NULL:
-            raise MemoryError()
-        cdef unsigned int i
-        try:
-            memset(&params, 0, sizeof(params))
-            memset(bodies, 0, size * sizeof(cydriver.CUgraph))
-            params.type = cydriver.CU_GRAPH_NODE_TYPE_CONDITIONAL
-            params.conditional.handle = (<GraphCondition>condition)._handle
-            params.conditional.type = kind
-            params.conditional.size = size
-            params.conditional.phGraph_out = bodies
-            params.conditional.ctx = self._stream._current_context()
-            self._add_captured_node(&params, &node)
-            return tuple(self._body_builder(bodies[i]) for i in range(size))
-        finally:
-            PyMem_Free(bodies)
+        memset(&params, 0, sizeof(params))
+        params.type = cydriver.CU_GRAPH_NODE_TYPE_CONDITIONAL
+        params.conditional.handle = (<GraphCondition>condition)._handle
+        params.conditional.type = kind
+        params.conditional.size = size
+        params.conditional.ctx = self._stream._current_context()
+        self._add_captured_node(&params, &node)
+        # The driver points phGraph_out at its own array of the bodies, valid as long as the node.
+        cdef const cydriver.CUgraph* bodies = params.conditional.phGraph_out
+        return tuple([self._body_builder(bodies[i]) for i in range(size)])
 
     cdef GraphBuilder _body_builder(self, cydriver.CUgraph body):
         cdef GraphBuilder builder = _new_builder(_sibling_stream(self._stream), True, _BODY, self._root, self)

@@ -244,6 +244,18 @@ cdef object _find_event(list keepalive, cydriver.CUevent handle):
 # Node kinds
 # ---------------------------------------------------------------------------------------
 
+cdef str _kind_letter(cydriver.CUdeviceptr address):
+    return "H" if _memory_kind(address) == cydriver.CU_MEMORYTYPE_HOST else "D"
+
+
+cdef object _event_address(object event):
+    return 0 if event is None else int(event.handle)
+
+
+cdef object _condition_value(object condition):
+    return 0 if condition is None else int(condition.handle)
+
+
 cdef class EmptyNode(GraphNode):
     """An empty node: it only orders its predecessors before its successors."""
 
@@ -262,7 +274,8 @@ cdef class KernelNode(GraphNode):
     cdef tuple _args    # None when rebuilt from the driver
 
     def __repr__(self) -> str:
-        return f"<KernelNode grid={self._grid} block={self._block} shmem_size={self._shmem_size}>"
+        kernel = 0 if self._kernel is None else int(self._kernel.handle)
+        return f"<KernelNode handle=0x{self._address:x} kernel=0x{kernel:x}>"
 
     cdef int _set(self, LaunchConfig config, Kernel kernel, tuple args) except -1:
         self._grid = (config.dims[0], config.dims[1], config.dims[2])
@@ -341,8 +354,7 @@ cdef class AllocNode(GraphNode):
     cdef tuple _peer_access
 
     def __repr__(self) -> str:
-        return (f"<AllocNode dptr=0x{<uintptr_t>self._dptr:x} bytesize={self._bytesize} "
-                f"memory_type={self._memory_type!r} device_id={self._device_id}>")
+        return f"<AllocNode handle=0x{self._address:x} dptr=0x{<uintptr_t>self._dptr:x} size={self._bytesize}>"
 
     @property
     def dptr(self) -> int:
@@ -376,7 +388,7 @@ cdef class FreeNode(GraphNode):
     cdef cydriver.CUdeviceptr _dptr
 
     def __repr__(self) -> str:
-        return f"<FreeNode dptr=0x{<uintptr_t>self._dptr:x}>"
+        return f"<FreeNode handle=0x{self._address:x} dptr=0x{<uintptr_t>self._dptr:x}>"
 
     @property
     def dptr(self) -> int:
@@ -395,8 +407,7 @@ cdef class MemsetNode(GraphNode):
     cdef size_t _pitch
 
     def __repr__(self) -> str:
-        return (f"<MemsetNode dptr=0x{<uintptr_t>self._dptr:x} value={self._value} "
-                f"element_size={self._element_size} width={self._width} height={self._height}>")
+        return f"<MemsetNode handle=0x{self._address:x} dptr=0x{<uintptr_t>self._dptr:x} value={self._value}>"
 
     cdef int _set(self, cydriver.CUDA_MEMSET_NODE_PARAMS* params) except -1:
         self._dptr = params.dst
@@ -470,7 +481,9 @@ cdef class MemcpyNode(GraphNode):
     cdef size_t _size
 
     def __repr__(self) -> str:
-        return f"<MemcpyNode dst=0x{<uintptr_t>self._dst:x} src=0x{<uintptr_t>self._src:x} size={self._size}>"
+        # D or H: device or host memory, as the driver knows the address now.
+        return (f"<MemcpyNode handle=0x{self._address:x} dst=0x{<uintptr_t>self._dst:x}({_kind_letter(self._dst)}) "
+                f"src=0x{<uintptr_t>self._src:x}({_kind_letter(self._src)}) size={self._size}>")
 
     def update(self, *, dst=None, src=None, size=None, dst_owner=None, src_owner=None) -> None:
         """Replace some of the copy's parameters; those not given stay. Each owner goes only
@@ -521,7 +534,7 @@ cdef class ChildGraphNode(GraphNode):
     cdef object _child   # the view, made on first use
 
     def __repr__(self) -> str:
-        return f"<ChildGraphNode handle=0x{self._address:x}>"
+        return f"<ChildGraphNode handle=0x{self._address:x} child=0x{int(self.child_graph.handle):x}>"
 
     def update(self, child) -> None:
         """Embed a clone of ``child`` instead (of an independent graph hierarchy)."""
@@ -556,7 +569,7 @@ cdef class EventRecordNode(GraphNode):
     cdef object _event
 
     def __repr__(self) -> str:
-        return f"<EventRecordNode event={self._event!r}>"
+        return f"<EventRecordNode handle=0x{self._address:x} event=0x{_event_address(self._event):x}>"
 
     def update(self, event) -> None:
         """Record ``event`` (kept alive) instead."""
@@ -579,7 +592,7 @@ cdef class EventWaitNode(GraphNode):
     cdef object _event
 
     def __repr__(self) -> str:
-        return f"<EventWaitNode event={self._event!r}>"
+        return f"<EventWaitNode handle=0x{self._address:x} event=0x{_event_address(self._event):x}>"
 
     def update(self, event) -> None:
         """Wait on ``event`` (kept alive) instead."""
@@ -602,7 +615,8 @@ cdef class HostCallbackNode(GraphNode):
     cdef object _callable
 
     def __repr__(self) -> str:
-        return f"<HostCallbackNode callback={self._callable!r}>"
+        name = "cfunc" if self._callable is None else getattr(self._callable, "__name__", type(self._callable).__name__)
+        return f"<HostCallbackNode handle=0x{self._address:x} callback={name}>"
 
     def update(self, fn, *, user_data=None) -> None:
         """Call ``fn`` instead, as :meth:`GraphNode.callback` takes it (a Python callable, or a
@@ -636,7 +650,7 @@ cdef class ConditionalNode(GraphNode):
     cdef tuple _branches
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} condition={self._condition!r} branches={len(self.branches)}>"
+        return f"<{type(self).__name__} handle=0x{self._address:x} condition=0x{_condition_value(self._condition):x}>"
 
     @property
     def condition(self):
@@ -658,7 +672,7 @@ cdef class IfNode(ConditionalNode):
     """An if node: ``then`` runs when the condition is non-zero."""
 
     def __repr__(self) -> str:
-        return f"<IfNode condition={self._condition!r}>"
+        return f"<IfNode handle=0x{self._address:x} condition=0x{_condition_value(self._condition):x}>"
 
     @property
     def then(self) -> GraphDefinition:
@@ -670,7 +684,7 @@ cdef class IfElseNode(ConditionalNode):
     """An if-else node: ``then`` runs when the condition is non-zero, ``else_`` otherwise."""
 
     def __repr__(self) -> str:
-        return f"<IfElseNode condition={self._condition!r}>"
+        return f"<IfElseNode handle=0x{self._address:x} condition=0x{_condition_value(self._condition):x}>"
 
     @property
     def then(self) -> GraphDefinition:
@@ -687,7 +701,7 @@ cdef class WhileNode(ConditionalNode):
     """A while node: ``body`` runs again and again while the condition is non-zero."""
 
     def __repr__(self) -> str:
-        return f"<WhileNode condition={self._condition!r}>"
+        return f"<WhileNode handle=0x{self._address:x} condition=0x{_condition_value(self._condition):x}>"
 
     @property
     def body(self) -> GraphDefinition:
@@ -699,7 +713,7 @@ cdef class SwitchNode(ConditionalNode):
     """A switch node: the branch numbered by the condition runs (none when out of range)."""
 
     def __repr__(self) -> str:
-        return f"<SwitchNode condition={self._condition!r} branches={len(self._branches)}>"
+        return f"<SwitchNode handle=0x{self._address:x} condition=0x{_condition_value(self._condition):x}>"
 
 
 cdef cydriver.CUevent _event_handle(object event) except? NULL:
@@ -921,15 +935,13 @@ def _add_conditional(GraphNode parent, condition, str kind, count):
     cdef GraphDefinition definition = parent._definition
     cdef cydriver.CUgraph graph = definition._live()
     cdef vector[cydriver.CUgraphNode] deps
-    cdef vector[cydriver.CUgraph] bodies
+    cdef const cydriver.CUgraph* bodies = NULL
     cdef cydriver.CUgraphNode handle = NULL
     cdef cydriver.CUgraphNodeParams params
-    bodies.resize(size if size > 0 else 1)
     c_memset(&params, 0, sizeof(params))
     params.type = cydriver.CU_GRAPH_NODE_TYPE_CONDITIONAL
     params.conditional.handle = (<GraphCondition>condition)._handle
     params.conditional.size = size  # 0 branches: the driver's error says so
-    params.conditional.phGraph_out = bodies.data()
     if kind == "while":
         params.conditional.type = cydriver.CU_GRAPH_COND_TYPE_WHILE
         node = WhileNode.__new__(WhileNode)
@@ -943,6 +955,8 @@ def _add_conditional(GraphNode parent, condition, str kind, count):
     _dependencies(parent, (), deps)
     with nogil:
         HANDLE_RETURN(compat_graph_add_node(&handle, graph, deps.data(), deps.size(), &params))
+    # The driver points phGraph_out at its own array of the bodies, valid as long as the node.
+    bodies = params.conditional.phGraph_out
     attach_node(node, definition, handle)
     (<ConditionalNode>node)._condition = condition
     (<ConditionalNode>node)._cond_type = GraphConditionalType(kind)
