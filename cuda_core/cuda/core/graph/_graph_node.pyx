@@ -11,6 +11,7 @@ depend on each other at import time).
 import weakref
 
 cimport cuda.bindings.cydriver as cydriver
+from cpython.ref cimport Py_DECREF, Py_INCREF
 from libc.stdint cimport uintptr_t
 
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
@@ -241,26 +242,112 @@ cdef int _replace(object proxy, object value) except -1:
     return 0
 
 
+# ---------------------------------------------------------------------------------------
+# Attachments held by the driver. A record is also a CUDA user object retained by its
+# graph, so the driver keeps it alive in every clone and executable graph made from that
+# graph (including ones made with raw driver calls), until the last is destroyed. The
+# driver runs the destructor on any thread, possibly without the GIL: it only queues the
+# record, and one pending call (Py_AddPendingCall) drops the queued references on the
+# Python thread. During interpreter shutdown the references are left, not touched.
+
+cdef extern from *:
+    """
+    #include <mutex>
+    #include <vector>
+    #include <Python.h>
+
+    static std::mutex cuda_core_graph_release_lock;
+    /* Never freed: the driver may run destructors while the interpreter shuts down. */
+    static std::vector<PyObject*>* cuda_core_graph_released = new std::vector<PyObject*>();
+    static bool cuda_core_graph_drain_queued = false;
+
+    static int cuda_core_graph_is_finalizing(void) {
+    #if PY_VERSION_HEX >= 0x030D0000
+        return Py_IsFinalizing();
+    #else
+        return _Py_IsFinalizing();
+    #endif
+    }
+
+    /* With the GIL: drop every queued reference (one pending call for any number of them). */
+    static int cuda_core_graph_drain(void* unused) {
+        std::vector<PyObject*> batch;
+        {
+            std::lock_guard<std::mutex> guard(cuda_core_graph_release_lock);
+            batch.swap(*cuda_core_graph_released);
+            cuda_core_graph_drain_queued = false;
+        }
+        for (PyObject* object : batch) Py_DECREF(object);
+        return 0;
+    }
+
+    /* The user objects' destructor (a CUhostFn): any thread, no GIL needed. */
+    static void cuda_core_graph_release(void* object) {
+        if (cuda_core_graph_is_finalizing()) return;
+        bool queue_drain = false;
+        {
+            std::lock_guard<std::mutex> guard(cuda_core_graph_release_lock);
+            cuda_core_graph_released->push_back((PyObject*)object);
+            if (!cuda_core_graph_drain_queued) cuda_core_graph_drain_queued = queue_drain = true;
+        }
+        if (queue_drain && Py_AddPendingCall(cuda_core_graph_drain, NULL) != 0) {
+            /* The interpreter's queue is full: the next release or attachment drains. */
+            std::lock_guard<std::mutex> guard(cuda_core_graph_release_lock);
+            cuda_core_graph_drain_queued = false;
+        }
+    }
+    """
+    int cuda_core_graph_drain(void* unused) noexcept
+    void cuda_core_graph_release(void* object) noexcept nogil
+
+
 class _Attachment:
     """What one node keeps alive (a record in its definition's _keepalive list): the graph
-    and node it belongs to, the objects, and the graphs the node owns."""
+    and node it belongs to, the objects, the graphs the node owns, and the CUDA user object
+    (an address, 0 for none) through which the graph holds the record."""
 
-    __slots__ = ("graph", "node", "objects", "subgraphs")
+    __slots__ = ("graph", "node", "objects", "subgraphs", "user_object")
 
     def __init__(self, graph: int, node: int, objects: list, subgraphs: tuple) -> None:
         self.graph = graph
         self.node = node
         self.objects = objects
         self.subgraphs = subgraphs
+        self.user_object = 0
 
     def __repr__(self) -> str:
         return f"<_Attachment node=0x{self.node:x} objects={len(self.objects)}>"
 
 
 cdef int keep_for(GraphNode node, list objects, tuple subgraphs) except -1:
-    if objects or subgraphs:
-        node._definition._keepalive.append(
-            _Attachment(<uintptr_t>node._definition._graph, node._address, objects, subgraphs))
+    if not (objects or subgraphs):
+        return 0
+    record = _Attachment(<uintptr_t>node._definition._graph, node._address, objects, subgraphs)
+    if objects:
+        _retain_by_graph(node._definition._graph, record)
+    node._definition._keepalive.append(record)
+    return 0
+
+
+cdef int _retain_by_graph(cydriver.CUgraph graph, object record) except -1:
+    """Make ``graph`` hold ``record`` through a CUDA user object (one reference, moved to it)."""
+    cuda_core_graph_drain(NULL)  # releases queued while the interpreter's queue was full
+    cdef cydriver.CUuserObject user_object = NULL
+    cdef cydriver.CUresult status
+    Py_INCREF(record)  # the user object's reference, dropped by its destructor
+    with nogil:
+        status = cydriver.cuUserObjectCreate(&user_object, <void*>record, <cydriver.CUhostFn>cuda_core_graph_release,
+                                             1, cydriver.CU_USER_OBJECT_NO_DESTRUCTOR_SYNC)
+    if status != cydriver.CUDA_SUCCESS:
+        Py_DECREF(record)
+        HANDLE_RETURN(status)
+    with nogil:
+        status = cydriver.cuGraphRetainUserObject(graph, user_object, 1, cydriver.CU_GRAPH_USER_OBJECT_MOVE)
+    if status != cydriver.CUDA_SUCCESS:
+        with nogil:
+            cydriver.cuUserObjectRelease(user_object, 1)  # its destructor drops the reference
+        HANDLE_RETURN(status)
+    record.user_object = <uintptr_t>user_object
     return 0
 
 
@@ -270,9 +357,16 @@ cdef int _release_for(list keepalive, size_t address) except -1:
     Graphs instantiated before keep their own copy."""
     cdef set owned = set()
     cdef list kept = []
+    cdef cydriver.CUgraph graph
+    cdef cydriver.CUuserObject user_object
     for entry in keepalive:
         if isinstance(entry, _Attachment) and entry.node == address:
             owned.update(entry.subgraphs)
+            if entry.user_object:  # the graph's hold; clones and executables keep theirs
+                graph = <cydriver.CUgraph><uintptr_t>entry.graph
+                user_object = <cydriver.CUuserObject><uintptr_t>entry.user_object
+                with nogil:
+                    HANDLE_RETURN(cydriver.cuGraphReleaseUserObject(graph, user_object, 1))
         else:
             kept.append(entry)
     while owned:
