@@ -358,6 +358,24 @@ def test_close_gives_the_memory_back_once(host_resource) -> None:
     assert len(host_resource.deallocated) == 1
 
 
+def test_a_hold_defers_giving_the_memory_back_past_close(memory, host_resource) -> None:
+    """What a graph node does with the Buffers it uses: the Buffer closes at once, and the
+    memory goes back when the last hold goes (NVIDIA's graphs keep it past Buffer.close())."""
+    buffer = host_resource.allocate(16)
+    ptr = buffer.handle
+    holds = [memory._buffer._AllocationHold(buffer) for _ in range(2)]
+    buffer.close()
+    assert buffer.is_closed and host_resource.deallocated == []
+    holds.pop()
+    gc.collect()
+    assert host_resource.deallocated == []
+    holds.clear()
+    gc.collect()
+    assert host_resource.deallocated == [(ptr, 16, None)]
+    with pytest.raises(ValueError, match="no active allocation"):
+        memory._buffer._AllocationHold(buffer)
+
+
 def test_garbage_collection_and_with_blocks_give_it_back(host_resource) -> None:
     buffer = host_resource.allocate(48)
     ptr = buffer.handle

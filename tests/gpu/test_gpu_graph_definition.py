@@ -164,3 +164,33 @@ def test_traversal_returns_the_same_objects(cuda_core, device, graph) -> None:
     b.destroy()
     assert not b.is_valid and b.handle is None and b.type is None
     assert graph.nodes() == {a}
+
+
+def test_a_raw_clone_keeps_what_the_nodes_use(cuda_core, device, kernels, graph) -> None:
+    """A clone made by a raw driver call keeps the kernel, its Buffer argument (closed and
+    dropped meanwhile) and an event alive: the definition's attachments are CUDA user objects
+    the graph holds, which clones and executables share (a clone launched after the event's
+    deletion crashed the driver before)."""
+    from cuda.bindings import driver
+    buffer = allocate(device, N * 4)
+    pointer = int(buffer.handle)
+    event = device.create_event()
+    first = graph.launch(cuda_core.LaunchConfig(grid=(N + 127) // 128, block=128), kernels.get_kernel("iota"),
+                         buffer, 7, N)
+    first.record(event).wait(event)
+    device.sync()
+    err, clone = driver.cuGraphClone(driver.CUgraph(int(graph.handle)))
+    assert err == driver.CUresult.CUDA_SUCCESS
+    buffer.close()  # closes the Buffer; the memory stays while a graph may use it
+    del buffer, event, first, graph
+    gc.collect()
+    err, executable = driver.cuGraphInstantiate(clone, 0)
+    assert err == driver.CUresult.CUDA_SUCCESS
+    stream = device.create_stream()
+    assert driver.cuGraphLaunch(executable, driver.CUstream(int(stream.handle)))[0] == driver.CUresult.CUDA_SUCCESS
+    stream.sync()
+    host = (ctypes.c_int * N)()
+    assert driver.cuMemcpyDtoH(host, pointer, N * 4)[0] == driver.CUresult.CUDA_SUCCESS
+    assert list(host) == [7 + i for i in range(N)]
+    driver.cuGraphExecDestroy(executable)
+    driver.cuGraphDestroy(clone)

@@ -28,6 +28,8 @@ cdef class Buffer:
         Stream _dealloc_stream           # orders the deallocation; None: none recorded
         bint _closed
         _PointerKind _kind
+        int _holds                       # _AllocationHolds alive: closing defers the deallocation
+        tuple _pending_release           # (resource, pointer, size, stream) of a deferred close
         object __weakref__
     # Public (private names) for VirtualMemoryResource, which grows or moves an allocation.
     cdef public cydriver.CUdeviceptr _ptr
@@ -55,3 +57,10 @@ cdef cydriver.CUdeviceptr pointer_value(object ptr) except? 0
 
 # Whether the memory at a Buffer is managed (its resource says so, or the driver does).
 cdef bint buffer_is_managed(Buffer buffer) except -1
+
+
+# Keeps a Buffer's memory allocated while it lives, even across Buffer.close(): a graph node
+# that reads or writes the memory holds one, and the deferred deallocation runs when the
+# last hold goes.
+cdef class _AllocationHold:
+    cdef Buffer _buffer

@@ -187,6 +187,13 @@ cdef int _release(Buffer buffer, Stream stream) except -1:
     buffer._kind.known = False
     if mr is None:
         return 0
+    if buffer._holds > 0:  # a graph still uses the memory: the last _AllocationHold gives it back
+        buffer._pending_release = (mr, ptr, size, stream)
+        return 0
+    return _give_back(mr, ptr, size, stream)
+
+
+cdef int _give_back(MemoryResource mr, cydriver.CUdeviceptr ptr, size_t size, Stream stream) except -1:
     if stream is not None and not _stream_is_open(stream):
         # The stream that ordered this memory was closed, and with it the order: wait for
         # all work of the current context, then free on the default stream.
@@ -576,3 +583,29 @@ cdef class MemoryResource:
     def device_id(self) -> int:
         """The device its memory belongs to, or -1 for none."""
         raise NotImplementedError(f"{type(self).__name__} does not define device_id")
+
+
+cdef class _AllocationHold:
+    """Keeps a Buffer's memory allocated while this object lives: Buffer.close() meanwhile
+    closes the Buffer but defers giving the memory back until the last hold goes."""
+
+    def __cinit__(self, Buffer buffer):
+        if buffer._closed:
+            raise ValueError("the Buffer has no active allocation (it was closed)")
+        buffer._holds += 1
+        self._buffer = buffer
+
+    def __dealloc__(self):
+        cdef Buffer buffer = self._buffer
+        if buffer is None:
+            return
+        self._buffer = None
+        buffer._holds -= 1
+        if buffer._holds > 0 or buffer._pending_release is None:
+            return
+        mr, ptr, size, stream = buffer._pending_release
+        buffer._pending_release = None
+        try:
+            _give_back(mr, ptr, size, stream)
+        except Exception:
+            pass  # from a destructor (possibly at interpreter exit) an error has nowhere to go

@@ -14,6 +14,7 @@ cimport cuda.bindings.cydriver as cydriver
 from cpython.ref cimport Py_DECREF, Py_INCREF
 from libc.stdint cimport uintptr_t
 
+from cuda.core._memory._buffer cimport Buffer, _AllocationHold
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
 from cuda.core.graph._graph_definition cimport GraphDefinition
 
@@ -322,11 +323,24 @@ class _Attachment:
 cdef int keep_for(GraphNode node, list objects, tuple subgraphs) except -1:
     if not (objects or subgraphs):
         return 0
+    objects = objects + _holds_of(objects)
     record = _Attachment(<uintptr_t>node._definition._graph, node._address, objects, subgraphs)
     if objects:
         _retain_by_graph(node._definition._graph, record)
     node._definition._keepalive.append(record)
     return 0
+
+
+cdef list _holds_of(list objects):
+    """A hold on each Buffer among ``objects`` (and in the tuples there: a kernel's arguments),
+    so the memory a node uses outlives Buffer.close() as long as some graph may run it."""
+    cdef list holds = []
+    for item in objects:
+        if isinstance(item, Buffer):
+            holds.append(_AllocationHold(item))
+        elif type(item) is tuple:
+            holds.extend(_holds_of(list(item)))
+    return holds
 
 
 cdef int _retain_by_graph(cydriver.CUgraph graph, object record) except -1:
