@@ -260,6 +260,37 @@ def parse_arguments(description: str, workers: tuple[str, ...], argv: list[str] 
     return parser.parse_args(argv)
 
 
+def compare_sides(args: argparse.Namespace, script: Path, batches: int) -> tuple[dict[str, dict], int, int]:
+    """Run ``script``'s worker for ours and NVIDIA's cuda.core in ``args.rounds`` interleaved
+    rounds (one round with --quick), every process on one core: the merged figures per
+    side, the number of rounds, and the core."""
+    rounds_wanted = 1 if args.quick else args.rounds
+    ours_env = dict(os.environ)
+    nvidia_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if args.nvidia_pythonpath:
+        nvidia_env["PYTHONPATH"] = args.nvidia_pythonpath
+    with tempfile.TemporaryDirectory() as work:
+        arch = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
+                              capture_output=True, text=True, check=True).stdout.split()[0].replace(".", "")
+        cubin = build_cubin(Path(work), arch)
+        core = max(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {core})
+        rounds: dict[str, list[dict]] = {"ours": [], "nvidia": []}
+        for _ in range(rounds_wanted):
+            for side, env in (("ours", ours_env), ("nvidia", nvidia_env)):
+                rounds[side].append(run_worker(side, cubin, batches, env, script))
+    return {side: merge_rounds(samples) for side, samples in rounds.items()}, rounds_wanted, core
+
+
+def write_comparison(path: Path | None, results: dict[str, dict], metrics: tuple[str, ...], **context) -> None:
+    """The figures of compare_sides, with the paired ratio of each metric, as JSON at ``path``."""
+    if path is None:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({**context, "results": results,
+                                "paired ours/nvidia": {m: paired_ratio(results, m) for m in metrics}}, indent=2))
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(__doc__.splitlines()[0], ("ours", "nvidia", "raw"), argv)
 

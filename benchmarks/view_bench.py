@@ -15,14 +15,11 @@ Usage (GPU machine): python benchmarks/view_bench.py [--quick] [--rounds N] [--j
 from __future__ import annotations
 
 import json
-import os
 import platform
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-from launch_bench import BATCH, build_cubin, merge_rounds, paired_ratio, parse_arguments, per_call_us, run_worker
+from launch_bench import BATCH, compare_sides, paired_ratio, parse_arguments, per_call_us, write_comparison
 
 METRICS = ("view of numpy (DLPack) [us]", "view of CuPy (DLPack) [us]", "view of CuPy (CAI) [us]",
            "view of torch (DLPack) [us]", "view of a Buffer [us]", "launch with a view [us]")
@@ -117,22 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     batches = 20 if args.quick else 100
-    rounds_wanted = 1 if args.quick else args.rounds
-    ours_env = dict(os.environ)
-    nvidia_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    if args.nvidia_pythonpath:
-        nvidia_env["PYTHONPATH"] = args.nvidia_pythonpath
-    with tempfile.TemporaryDirectory() as work:
-        arch = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
-                              capture_output=True, text=True, check=True).stdout.split()[0].replace(".", "")
-        cubin = build_cubin(Path(work), arch)
-        core = max(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {core})
-        rounds: dict[str, list[dict]] = {"ours": [], "nvidia": []}
-        for _ in range(rounds_wanted):
-            for side, env in (("ours", ours_env), ("nvidia", nvidia_env)):
-                rounds[side].append(run_worker(side, cubin, batches, env, Path(__file__)))
-    results = {side: merge_rounds(samples) for side, samples in rounds.items()}
+    results, rounds_wanted, core = compare_sides(args, Path(__file__), batches)
     print(f"host: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
     for side, figures in results.items():
         print(f"{side:>6}: {figures.get('version', '')} {figures.get('module', '')} {figures.get('error', '')}")
@@ -140,12 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"host cost per call: median over {rounds_wanted} interleaved process(es) per side of the median over "
           f"{batches} batches of {BATCH}, on core {core}")
     print(table(results))
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"rounds": rounds_wanted, "batches": batches, "core": core,
-                                         "results": results,
-                                         "paired ours/nvidia": {m: paired_ratio(results, m) for m in METRICS}},
-                                        indent=2))
+    write_comparison(args.json, results, METRICS, rounds=rounds_wanted, batches=batches, core=core)
     return 0 if all("error" not in figures for figures in results.values()) else 1
 
 
