@@ -21,6 +21,7 @@ cimport cuda.bindings.cydriver as cydriver
 from cuda.core._stream cimport Stream, Stream_accept
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
 from cuda.core.graph._graph_definition cimport GraphCondition, GraphDefinition, new_condition, wrap_graph
+from cuda.core.graph._graph_node cimport drain_released_attachments
 from cuda.core.graph._host_callback cimport resolve_host_callback
 from cuda.core.graph._subclasses cimport executable_node
 
@@ -400,6 +401,7 @@ cdef class GraphBuilder:
         """Let go of the builder: a capture still running is ended and dropped, and a stream
         the builder made is destroyed. Views from graph_definition stay valid. Closing again
         does nothing."""
+        drain_released_attachments()
         if self._state == _CLOSED:
             return
         if self._kind == _FORKED:
@@ -742,6 +744,7 @@ cdef class Graph:
         if executable != NULL:
             with nogil:
                 HANDLE_RETURN(cydriver.cuGraphExecDestroy(executable))
+        drain_released_attachments()
 
     def __dealloc__(self):
         # Errors are ignored: at interpreter exit the driver may be gone already.

@@ -30,3 +30,7 @@ cdef GraphNode node_for(GraphDefinition definition, cydriver.CUgraphNode handle)
 # node is destroyed; ``subgraphs``: the addresses of graphs the node owns (branches, its
 # embedded clone), whose nodes' records go with it.
 cdef int keep_for(GraphNode node, list objects, tuple subgraphs) except -1
+
+# Drop the attachment references the driver released while the interpreter's pending-call
+# queue was full (the GIL held; cheap when there are none). Graph operations call it.
+cdef int drain_released_attachments() except -1

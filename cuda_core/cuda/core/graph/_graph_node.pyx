@@ -343,6 +343,11 @@ cdef list _holds_of(list objects):
     return holds
 
 
+cdef int drain_released_attachments() except -1:
+    cuda_core_graph_drain(NULL)
+    return 0
+
+
 cdef int _retain_by_graph(cydriver.CUgraph graph, object record) except -1:
     """Make ``graph`` hold ``record`` through a CUDA user object (one reference, moved to it)."""
     cuda_core_graph_drain(NULL)  # releases queued while the interpreter's queue was full
