@@ -37,7 +37,7 @@ gpu_tests() {  # major, PYTHONPATH entries...
 }
 examples_and_bench() {  # major, PYTHONPATH entries...
   local major=$1; shift
-  for example in examples/vector_add.py examples/saxpy.py; do
+  for example in examples/vector_add.py examples/saxpy.py examples/cuda_graphs.py; do
     PYTHONPATH=$(IFS=:; echo "$*") "$PY" "$example" || status=1
   done
   if [ "${BENCH:-1}" = 1 ]; then
