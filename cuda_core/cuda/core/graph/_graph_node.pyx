@@ -349,7 +349,9 @@ cdef int drain_released_attachments() except -1:
 
 
 cdef int _retain_by_graph(cydriver.CUgraph graph, object record) except -1:
-    """Make ``graph`` hold ``record`` through a CUDA user object (one reference, moved to it)."""
+    """Make ``graph`` hold ``record`` through a CUDA user object (one reference, moved to it).
+    Where the driver refuses, the definition's own list still keeps the record alive for all
+    that cuda.core makes from the graph; only raw driver clones then go without it."""
     cuda_core_graph_drain(NULL)  # releases queued while the interpreter's queue was full
     cdef cydriver.CUuserObject user_object = NULL
     cdef cydriver.CUresult status
@@ -359,13 +361,13 @@ cdef int _retain_by_graph(cydriver.CUgraph graph, object record) except -1:
                                              1, cydriver.CU_USER_OBJECT_NO_DESTRUCTOR_SYNC)
     if status != cydriver.CUDA_SUCCESS:
         Py_DECREF(record)
-        HANDLE_RETURN(status)
+        return 0
     with nogil:
         status = cydriver.cuGraphRetainUserObject(graph, user_object, 1, cydriver.CU_GRAPH_USER_OBJECT_MOVE)
     if status != cydriver.CUDA_SUCCESS:
         with nogil:
-            cydriver.cuUserObjectRelease(user_object, 1)  # its destructor drops the reference
-        HANDLE_RETURN(status)
+            cydriver.cuUserObjectRelease(user_object, 1)  # its destructor queues the reference's drop
+        return 0
     record.user_object = <uintptr_t>user_object
     return 0
 
@@ -384,8 +386,8 @@ cdef int _release_for(list keepalive, size_t address) except -1:
             if entry.user_object:  # the graph's hold; clones and executables keep theirs
                 graph = <cydriver.CUgraph><uintptr_t>entry.graph
                 user_object = <cydriver.CUuserObject><uintptr_t>entry.user_object
-                with nogil:
-                    HANDLE_RETURN(cydriver.cuGraphReleaseUserObject(graph, user_object, 1))
+                with nogil:  # the node is gone already: nothing to undo if this fails
+                    cydriver.cuGraphReleaseUserObject(graph, user_object, 1)
         else:
             kept.append(entry)
     while owned:
