@@ -500,33 +500,37 @@ cdef class GraphBuilder:
         from cuda.bindings import driver
         return driver.CUcontext(<size_t>self._live_stream()._current_context())
 
+    cdef int _capture_info(self, cydriver.CUgraph* graph, const cydriver.CUgraphNode** dependencies,
+                           const cydriver.CUgraphEdgeData** edges, size_t* count) except -1:
+        """The graph the builder's stream is capturing into right now, and the capture's
+        current dependencies; a RuntimeError when the capture is not active."""
+        cdef cydriver.CUstreamCaptureStatus status
+        cdef cydriver.CUstream handle = self._stream._live_handle()
+        graph[0] = NULL
+        with nogil:
+            HANDLE_RETURN(compat_capture_info(handle, &status, graph, dependencies, edges, count))
+        if status != cydriver.CU_STREAM_CAPTURE_STATUS_ACTIVE or graph[0] == NULL:
+            raise RuntimeError("The graph builder's stream is not capturing (its capture was invalidated).")
+        return 0
+
     cdef cydriver.CUgraph _capture_graph(self) except NULL:
         """The graph the builder's stream is capturing into right now."""
-        cdef cydriver.CUstreamCaptureStatus status
         cdef cydriver.CUgraph graph = NULL
         cdef const cydriver.CUgraphNode* dependencies = NULL
         cdef const cydriver.CUgraphEdgeData* edges = NULL
         cdef size_t count = 0
-        cdef cydriver.CUstream handle = self._stream._live_handle()
-        with nogil:
-            HANDLE_RETURN(compat_capture_info(handle, &status, &graph, &dependencies, &edges, &count))
-        if status != cydriver.CU_STREAM_CAPTURE_STATUS_ACTIVE or graph == NULL:
-            raise RuntimeError("The graph builder's stream is not capturing (its capture was invalidated).")
+        self._capture_info(&graph, &dependencies, &edges, &count)
         return graph
 
     cdef int _add_captured_node(self, cydriver.CUgraphNodeParams* params, cydriver.CUgraphNode* node) except -1:
         """Add a node after the capture's current dependencies, and make it their successor:
         the stream's next captured work depends on it."""
-        cdef cydriver.CUstreamCaptureStatus status
         cdef cydriver.CUgraph graph = NULL
         cdef const cydriver.CUgraphNode* dependencies = NULL
         cdef const cydriver.CUgraphEdgeData* edges = NULL
         cdef size_t count = 0
         cdef cydriver.CUstream handle = self._stream._live_handle()
-        with nogil:
-            HANDLE_RETURN(compat_capture_info(handle, &status, &graph, &dependencies, &edges, &count))
-        if status != cydriver.CU_STREAM_CAPTURE_STATUS_ACTIVE or graph == NULL:
-            raise RuntimeError("The graph builder's stream is not capturing (its capture was invalidated).")
+        self._capture_info(&graph, &dependencies, &edges, &count)
         with nogil:
             HANDLE_RETURN(compat_capture_add_node(node, graph, dependencies, edges, count, params))
             HANDLE_RETURN(compat_capture_set_dependencies(handle, node, 1))
