@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from launch_bench import BATCH, compare_sides, paired_ratio, parse_arguments, per_call_us, write_comparison
+from launch_bench import BATCH, compare_sides, parse_arguments, per_call_us, two_sided_table, write_comparison
 
 KERNELS_PER_GRAPH = 100
 # Graph launches per timed batch: few, so that the device keeps up and the host never waits
@@ -79,18 +79,6 @@ def measure(cubin: Path, batches: int) -> dict[str, float | str]:
     return result
 
 
-def table(results: dict[str, dict]) -> str:
-    lines = [f"{'metric':<38} {'ours':>9} {'nvidia':>9} {'ours/nvidia':>12} {'paired':>7}"]
-    for metric in METRICS:
-        ours, nvidia = results["ours"].get(metric), results["nvidia"].get(metric)
-        cells = [f"{v:9.2f}" if isinstance(v, float) else f"{'-':>9}" for v in (ours, nvidia)]
-        ratio = f"{ours / nvidia:12.2f}" if isinstance(ours, float) and isinstance(nvidia, float) else f"{'-':>12}"
-        paired = paired_ratio(results, metric)
-        paired_cell = f"{paired:7.2f}" if paired is not None else f"{'-':>7}"
-        lines.append(f"{metric:<38} {' '.join(cells)} {ratio} {paired_cell}")
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(__doc__.splitlines()[0], ("ours", "nvidia"), argv)
     if args.worker:
@@ -104,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{side:>6}: {figures.get('version', '')} {figures.get('module', '')} {figures.get('error', '')}")
     print(f"host cost: median over {rounds_wanted} interleaved process(es) per side; launches: median over {batches} "
           f"batches ({BATCH} stream launches, or {GRAPHS_PER_BATCH} graph launches, each), on core {core}")
-    print(table(results))
+    print(two_sided_table(results, METRICS, 38))
     write_comparison(args.json, results, METRICS, rounds=rounds_wanted, batches=batches, core=core)
     return 0 if all("error" not in figures for figures in results.values()) else 1
 

@@ -260,19 +260,30 @@ def parse_arguments(description: str, workers: tuple[str, ...], argv: list[str] 
     return parser.parse_args(argv)
 
 
+def side_environments(args: argparse.Namespace) -> tuple[dict[str, str], dict[str, str]]:
+    """The environments of our side (this one) and of NVIDIA's (PYTHONPATH dropped, or
+    --nvidia-pythonpath)."""
+    ours_env = dict(os.environ)
+    nvidia_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if args.nvidia_pythonpath:
+        nvidia_env["PYTHONPATH"] = args.nvidia_pythonpath
+    return ours_env, nvidia_env
+
+
+def compute_capability() -> str:
+    """GPU 0's compute capability as nvcc's arch digits (e.g. "90")."""
+    return subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
+                          capture_output=True, text=True, check=True).stdout.split()[0].replace(".", "")
+
+
 def compare_sides(args: argparse.Namespace, script: Path, batches: int) -> tuple[dict[str, dict], int, int]:
     """Run ``script``'s worker for ours and NVIDIA's cuda.core in ``args.rounds`` interleaved
     rounds (one round with --quick), every process on one core: the merged figures per
     side, the number of rounds, and the core."""
     rounds_wanted = 1 if args.quick else args.rounds
-    ours_env = dict(os.environ)
-    nvidia_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    if args.nvidia_pythonpath:
-        nvidia_env["PYTHONPATH"] = args.nvidia_pythonpath
+    ours_env, nvidia_env = side_environments(args)
     with tempfile.TemporaryDirectory() as work:
-        arch = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
-                              capture_output=True, text=True, check=True).stdout.split()[0].replace(".", "")
-        cubin = build_cubin(Path(work), arch)
+        cubin = build_cubin(Path(work), compute_capability())
         core = max(os.sched_getaffinity(0))
         os.sched_setaffinity(0, {core})
         rounds: dict[str, list[dict]] = {"ours": [], "nvidia": []}
@@ -280,6 +291,22 @@ def compare_sides(args: argparse.Namespace, script: Path, batches: int) -> tuple
             for side, env in (("ours", ours_env), ("nvidia", nvidia_env)):
                 rounds[side].append(run_worker(side, cubin, batches, env, script))
     return {side: merge_rounds(samples) for side, samples in rounds.items()}, rounds_wanted, core
+
+
+def two_sided_table(results: dict[str, dict], metrics: tuple[str, ...], width: int) -> str:
+    """compare_sides' figures, a row per metric either side has: ours, NVIDIA's, their ratio
+    of medians, and the median of the per-round ratios."""
+    lines = [f"{'metric':<{width}} {'ours':>9} {'nvidia':>9} {'ours/nvidia':>12} {'paired':>7}"]
+    for metric in metrics:
+        ours, nvidia = results["ours"].get(metric), results["nvidia"].get(metric)
+        if not isinstance(ours, float) and not isinstance(nvidia, float):
+            continue
+        cells = [f"{v:9.2f}" if isinstance(v, float) else f"{'-':>9}" for v in (ours, nvidia)]
+        ratio = f"{ours / nvidia:12.2f}" if isinstance(ours, float) and isinstance(nvidia, float) else f"{'-':>12}"
+        paired = paired_ratio(results, metric)
+        paired_cell = f"{paired:7.2f}" if paired is not None else f"{'-':>7}"
+        lines.append(f"{metric:<{width}} {' '.join(cells)} {ratio} {paired_cell}")
+    return "\n".join(lines)
 
 
 def write_comparison(path: Path | None, results: dict[str, dict], metrics: tuple[str, ...], **context) -> None:
@@ -301,14 +328,9 @@ def main(argv: list[str] | None = None) -> int:
 
     batches = 40 if args.quick else 200
     args.rounds = 1 if args.quick else args.rounds
-    ours_env = dict(os.environ)
-    nvidia_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    if args.nvidia_pythonpath:
-        nvidia_env["PYTHONPATH"] = args.nvidia_pythonpath
+    ours_env, nvidia_env = side_environments(args)
     with tempfile.TemporaryDirectory() as work:
-        arch = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
-                              capture_output=True, text=True, check=True).stdout.split()[0].replace(".", "")
-        cubin = build_cubin(Path(work), arch)
+        cubin = build_cubin(Path(work), compute_capability())
         floor = build_floor(Path(work))
         # Every side on one and the same core (inherited by the worker processes): the
         # scheduler moving a process between cores was the largest noise between runs.

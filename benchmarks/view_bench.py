@@ -19,7 +19,7 @@ import platform
 import sys
 from pathlib import Path
 
-from launch_bench import BATCH, compare_sides, paired_ratio, parse_arguments, per_call_us, write_comparison
+from launch_bench import BATCH, compare_sides, parse_arguments, per_call_us, two_sided_table, write_comparison
 
 METRICS = ("view of numpy (DLPack) [us]", "view of CuPy (DLPack) [us]", "view of CuPy (CAI) [us]",
            "view of torch (DLPack) [us]", "view of a Buffer [us]", "launch with a view [us]")
@@ -93,20 +93,6 @@ def measure(cubin: Path, batches: int) -> dict[str, float | str]:
     return result
 
 
-def table(results: dict[str, dict]) -> str:
-    lines = [f"{'metric':<30} {'ours':>9} {'nvidia':>9} {'ours/nvidia':>12} {'paired':>7}"]
-    for metric in METRICS:
-        ours, nvidia = results["ours"].get(metric), results["nvidia"].get(metric)
-        if not isinstance(ours, float) and not isinstance(nvidia, float):
-            continue
-        cells = [f"{v:9.2f}" if isinstance(v, float) else f"{'-':>9}" for v in (ours, nvidia)]
-        ratio = f"{ours / nvidia:12.2f}" if isinstance(ours, float) and isinstance(nvidia, float) else f"{'-':>12}"
-        paired = paired_ratio(results, metric)
-        lines.append(f"{metric:<30} {' '.join(cells)} {ratio} {paired:7.2f}" if paired is not None
-                     else f"{metric:<30} {' '.join(cells)} {ratio} {'-':>7}")
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(__doc__.splitlines()[0], ("ours", "nvidia"), argv)
     if args.worker:
@@ -121,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"        launches pass {figures.get('view passed as', '?')}")
     print(f"host cost per call: median over {rounds_wanted} interleaved process(es) per side of the median over "
           f"{batches} batches of {BATCH}, on core {core}")
-    print(table(results))
+    print(two_sided_table(results, METRICS, 30))
     write_comparison(args.json, results, METRICS, rounds=rounds_wanted, batches=batches, core=core)
     return 0 if all("error" not in figures for figures in results.values()) else 1
 
