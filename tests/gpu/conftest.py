@@ -31,6 +31,15 @@ def cuda_core(cuda_major: int):
 
 
 @pytest.fixture(scope="module")
+def device(cuda_core):
+    """Device 0, made current once per module (files whose tests change the current device
+    or context override this with a fixture that sets it for each test)."""
+    device = cuda_core.Device(0)
+    device.set_current()
+    return device
+
+
+@pytest.fixture(scope="module")
 def nvrtc_loaded(cuda_core) -> None:
     """Skip where this build's NVRTC cannot be loaded (e.g. a CUDA 12 build on a machine
     with only CUDA 13's libnvrtc): tried, not guessed from the major."""

@@ -23,22 +23,10 @@ extern "C" __global__ void count_down(int* counter, cudaGraphConditionalHandle h
 
 
 @pytest.fixture(scope="module")
-def device(cuda_core):
-    device = cuda_core.Device(0)
-    device.set_current()
-    return device
-
-
-@pytest.fixture(scope="module")
-def kernels(cuda_core, device):
-    """The test kernels compiled by NVRTC for this device, or a skip where NVRTC is absent."""
+def kernels(cuda_core, device, nvrtc_loaded):
+    """The test kernels compiled by NVRTC for this device (a skip where NVRTC is absent)."""
     options = cuda_core.ProgramOptions(std="c++17", arch=f"sm_{device.arch}")
-    try:
-        return cuda_core.Program(KERNELS, code_type="c++", options=options).compile("cubin")
-    except Exception as err:  # noqa: BLE001 - only a missing NVRTC library is a skip
-        if "nvrtc" in str(err).lower() and ("not found" in str(err).lower() or "load" in str(err).lower()):
-            pytest.skip(f"NVRTC cannot be loaded here: {err}")
-        raise
+    return cuda_core.Program(KERNELS, code_type="c++", options=options).compile("cubin")
 
 
 @pytest.fixture

@@ -33,13 +33,6 @@ N = 256
 
 
 @pytest.fixture(scope="module")
-def device(cuda_core):
-    device = cuda_core.Device(0)
-    device.set_current()
-    return device
-
-
-@pytest.fixture(scope="module")
 def kernels(cuda_core, device, nvrtc_loaded):
     options = cuda_core.ProgramOptions(std="c++17", arch=f"sm_{device.arch}")
     return cuda_core.Program(KERNELS, code_type="c++", options=options).compile("cubin")

@@ -27,13 +27,6 @@ extern "C" __global__ void shorts(short a, int b, short c, double d) {}
 
 
 @pytest.fixture(scope="module")
-def device(cuda_core):
-    device = cuda_core.Device(0)
-    device.set_current()
-    return device
-
-
-@pytest.fixture(scope="module")
 def cubin(cuda_core, device, tmp_path_factory) -> bytes:
     nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if Path("/usr/local/cuda/bin/nvcc").exists() else None)
     if nvcc is not None:

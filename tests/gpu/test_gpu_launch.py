@@ -39,23 +39,11 @@ extern "C" __global__ void echo(signed char i8, unsigned short u16, int i32, lon
 
 
 @pytest.fixture(scope="module")
-def device(cuda_core):
-    device = cuda_core.Device(0)
-    device.set_current()
-    return device
-
-
-@pytest.fixture(scope="module")
-def nvrtc_code(cuda_core, device):
-    """The test kernels compiled to a cubin for this device, or a skip where NVRTC cannot be loaded."""
+def nvrtc_code(cuda_core, device, nvrtc_loaded):
+    """The test kernels compiled to a cubin for this device (a skip where NVRTC cannot be loaded)."""
     options = cuda_core.ProgramOptions(std="c++17", arch=f"sm_{device.arch}")
-    try:
-        program = cuda_core.Program(KERNELS, code_type="c++", options=options)
-        return program.compile("cubin", name_expressions=("vector_add<float>", "vector_add<double>"))
-    except Exception as err:  # noqa: BLE001 - only a missing NVRTC library is a skip
-        if "nvrtc" in str(err).lower() and ("not found" in str(err).lower() or "load" in str(err).lower()):
-            pytest.skip(f"NVRTC cannot be loaded here: {err}")
-        raise
+    program = cuda_core.Program(KERNELS, code_type="c++", options=options)
+    return program.compile("cubin", name_expressions=("vector_add<float>", "vector_add<double>"))
 
 
 def to_device(device, stream, array: np.ndarray):

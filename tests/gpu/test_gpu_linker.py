@@ -22,13 +22,6 @@ MANGLED_COMBINE = "_Z7combineff"
 
 
 @pytest.fixture(scope="module")
-def device(cuda_core):
-    device = cuda_core.Device(0)
-    device.set_current()
-    return device
-
-
-@pytest.fixture(scope="module")
 def backend(cuda_core) -> str:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # the driver fallback's warning
