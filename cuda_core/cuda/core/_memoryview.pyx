@@ -215,6 +215,16 @@ cdef object _call_dlpack(object obj, object stream):
     return PyObject_VectorcallMethod(_DLPACK_NAME, args, 1, _DLPACK_KEYWORDS)
 
 
+cdef int _import_dlpack(StridedMemoryView view, object obj, object stream) except -1:
+    """Consume ``obj.__dlpack__(stream=stream)`` into ``view``'s tensor: versioned first, then
+    the legacy call for a producer of DLPack before 1.0 (no max_version: a TypeError)."""
+    try:
+        capsule = _call_dlpack(obj, stream)
+    except TypeError:
+        capsule = obj.__dlpack__(stream=stream)
+    return import_capsule(capsule, &view._imported)
+
+
 cdef intptr_t _stream_value(object stream_ptr) except? -2:
     """``stream_ptr`` as an address; BufferError for None, which is ambiguous here."""
     if stream_ptr is None:
@@ -669,11 +679,7 @@ cdef int _fill_from_dlpack(StridedMemoryView view, object obj, object stream_ptr
     cdef intptr_t consumer = _stream_value(stream_ptr)
     # DLPack spells the legacy default stream (CUstream 0) as 1, and forbids 0.
     stream = None if device_type == kDLCPU else (1 if consumer == 0 else consumer)
-    try:
-        capsule = _call_dlpack(obj, stream)
-    except TypeError:  # a producer of DLPack before 1.0: no max_version
-        capsule = obj.__dlpack__(stream=stream)
-    import_capsule(capsule, &view._imported)
+    _import_dlpack(view, obj, stream)
     _describe_imported(view, obj)
     return 0
 
@@ -763,11 +769,7 @@ cdef int _fill_from_cupy(StridedMemoryView view, object obj, intptr_t consumer) 
     """A CuPy array through DLPack without CuPy's synchronisation (stream -1), then the same
     ordering CuPy would make, of its current stream before the consumer, done here: CuPy's
     __dlpack__(stream=s) builds a Python stream and event per call (~3 us of 3.5)."""
-    try:
-        capsule = _call_dlpack(obj, _NO_SYNC)
-    except TypeError:  # a CuPy before DLPack 1.0: no max_version
-        capsule = obj.__dlpack__(stream=_NO_SYNC)
-    import_capsule(capsule, &view._imported)
+    _import_dlpack(view, obj, _NO_SYNC)
     _check_device_type(view._imported.tensor.device.device_type, obj)
     cdef intptr_t producer
     if consumer != _NO_SYNC:
