@@ -671,9 +671,6 @@ cdef class ConditionalNode(GraphNode):
 cdef class IfNode(ConditionalNode):
     """An if node: ``then`` runs when the condition is non-zero."""
 
-    def __repr__(self) -> str:
-        return f"<IfNode handle=0x{self._address:x} condition=0x{_condition_value(self._condition):x}>"
-
     @property
     def then(self) -> GraphDefinition:
         """The graph run when the condition is non-zero."""
@@ -682,9 +679,6 @@ cdef class IfNode(ConditionalNode):
 
 cdef class IfElseNode(ConditionalNode):
     """An if-else node: ``then`` runs when the condition is non-zero, ``else_`` otherwise."""
-
-    def __repr__(self) -> str:
-        return f"<IfElseNode handle=0x{self._address:x} condition=0x{_condition_value(self._condition):x}>"
 
     @property
     def then(self) -> GraphDefinition:
@@ -700,9 +694,6 @@ cdef class IfElseNode(ConditionalNode):
 cdef class WhileNode(ConditionalNode):
     """A while node: ``body`` runs again and again while the condition is non-zero."""
 
-    def __repr__(self) -> str:
-        return f"<WhileNode handle=0x{self._address:x} condition=0x{_condition_value(self._condition):x}>"
-
     @property
     def body(self) -> GraphDefinition:
         """The loop's body graph."""
@@ -711,9 +702,6 @@ cdef class WhileNode(ConditionalNode):
 
 cdef class SwitchNode(ConditionalNode):
     """A switch node: the branch numbered by the condition runs (none when out of range)."""
-
-    def __repr__(self) -> str:
-        return f"<SwitchNode handle=0x{self._address:x} condition=0x{_condition_value(self._condition):x}>"
 
 
 cdef cydriver.CUevent _event_handle(object event) except? NULL:
