@@ -8,6 +8,7 @@ from __future__ import annotations
 import ctypes
 import gc
 import inspect
+import os
 import pickle
 import sys
 import weakref
@@ -491,9 +492,44 @@ def test_ipc_is_refused_clearly(memory, host_resource) -> None:
         memory.Buffer.from_ipc_descriptor(host_resource, descriptor, stream=None)
     with pytest.raises(RuntimeError, match="Memory resource is not IPC-enabled"):
         pickle.dumps(buffer)
+    assert not buffer.is_mapped
     for cls in (memory.IPCBufferDescriptor, memory.IPCAllocationHandle):
-        with pytest.raises(NotImplementedError, match="IPC"):
+        with pytest.raises(RuntimeError, match="allocation_handle|Buffer.ipc_descriptor"):
             cls()
+
+
+def test_buffer_descriptors_pickle_and_check_their_size(memory) -> None:
+    descriptor = memory.IPCBufferDescriptor._init(b"\x07" * 64, 4096)
+    copy = pickle.loads(pickle.dumps(descriptor))
+    assert type(copy) is memory.IPCBufferDescriptor and copy.size == 4096
+    assert copy.__reduce__()[1] == (b"\x07" * 64, 4096)
+    with pytest.raises(ValueError, match="byte count"):
+        memory.IPCBufferDescriptor._init(b"", -1)
+
+
+def test_allocation_handles_own_their_descriptor(memory) -> None:
+    """An IPCAllocationHandle closes its file descriptor once, on close() or when collected,
+    and refuses plain pickle, which would send a number meaningless in another process."""
+    with pytest.raises(ValueError, match=r"Invalid allocation handle \(fd\) -1: must be non-negative"):
+        memory.IPCAllocationHandle._init(-1, None)
+    read_end, write_end = os.pipe()
+    os.close(write_end)
+    handle = memory.IPCAllocationHandle._init(read_end, None)
+    assert (int(handle), handle.handle, handle.uuid, handle.is_closed) == (read_end, read_end, None, False)
+    with pytest.raises(TypeError, match="through multiprocessing"):
+        pickle.dumps(handle)
+    handle.close()
+    handle.close()
+    assert handle.is_closed and handle.handle == -1
+    with pytest.raises(ValueError, match="is closed"):
+        int(handle)
+    with pytest.raises(OSError):
+        os.fstat(read_end)
+    read_end, write_end = os.pipe()
+    os.close(write_end)
+    memory.IPCAllocationHandle._init(read_end, None)  # collected at once
+    with pytest.raises(OSError):
+        os.fstat(read_end)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -165,23 +165,6 @@ def test_options_as_a_dict_and_bad_options(memory, device) -> None:
         memory.DeviceMemoryResource(device, {"size": 1})
 
 
-def test_ipc_enabled_pool_creates_but_does_not_export(memory, device, stream) -> None:
-    try:
-        resource = memory.DeviceMemoryResource(device, memory.DeviceMemoryResourceOptions(ipc_enabled=True,
-                                                                                        max_size=2 * MIB))
-    except Exception as err:  # the driver may refuse IPC pools (containers without the right caps)
-        pytest.skip(f"the driver refuses an IPC-enabled pool here: {err}")
-    assert resource.is_ipc_enabled and resource.uuid is not None
-    buffer = resource.allocate(KIB, stream=stream)
-    with pytest.raises(NotImplementedError, match="IPC"):
-        resource.allocation_handle
-    with pytest.raises(NotImplementedError, match="IPC"):
-        buffer.ipc_descriptor
-    buffer.close()
-    stream.sync()
-    resource.close()
-
-
 def test_not_ipc_enabled_errors_are_nvidias(memory, device, stream) -> None:
     resource = memory.DeviceMemoryResource(device, memory.DeviceMemoryResourceOptions(max_size=2 * MIB))
     buffer = resource.allocate(64, stream=stream)

@@ -30,6 +30,7 @@ cdef class Buffer:
         _PointerKind _kind
         int _holds                       # _AllocationHolds alive: closing defers the deallocation
         tuple _pending_release           # (resource, pointer, size, stream) of a deferred close
+        object _ipc_data                 # _ipc.IPCDataForBuffer once exported or imported (IPC)
         object __weakref__
     # Public (private names) for VirtualMemoryResource, which grows or moves an allocation.
     cdef public cydriver.CUdeviceptr _ptr

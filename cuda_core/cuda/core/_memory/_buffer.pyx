@@ -27,7 +27,16 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'cuda.core._memory._buffer' has no attribute {name!r}")
 
 
-_NOT_IPC_ENABLED = "Memory resource is not IPC-enabled"
+cdef object _ipc = None
+
+
+cdef object _ipc_module():
+    # _ipc cimports this module, so it is imported at first use, not at load.
+    global _ipc
+    if _ipc is None:
+        from cuda.core._memory import _ipc as module
+        _ipc = module
+    return _ipc
 
 
 # ---------------------------------------------------------------------------------------------
@@ -284,7 +293,8 @@ cdef class Buffer:
             raise ValueError("mr and owner cannot be both specified together: mr frees the memory, "
                              "owner keeps someone else's alive")
         if ipc_descriptor is not None:
-            raise NotImplementedError("buffers imported through IPC descriptors are not supported by this cuda.core yet")
+            # A pointer imported already; the descriptor lets the Buffer be sent on.
+            ipc_data = _ipc_module().IPCDataForBuffer(ipc_descriptor, True, mr)
         cdef Stream ordered = None
         if stream is not None:
             ordered = as_stream(stream)
@@ -292,6 +302,8 @@ cdef class Buffer:
             ordered = default_stream_object()
         cdef Buffer buffer = new_buffer(cls, pointer_value(ptr), size, mr, ordered)
         buffer._owner = owner
+        if ipc_descriptor is not None:
+            buffer._ipc_data = ipc_data
         return buffer
 
     @staticmethod
@@ -306,26 +318,25 @@ cdef class Buffer:
 
     @classmethod
     def from_ipc_descriptor(cls, mr, ipc_descriptor, *, stream) -> Buffer:
-        """Import a buffer another process exported (IPC): not supported by this cuda.core yet."""
-        if not getattr(mr, "is_ipc_enabled", False):
-            raise RuntimeError(_NOT_IPC_ENABLED + ": create it with ipc_enabled=True in its options")
-        raise NotImplementedError("importing buffers through IPC is not supported by this cuda.core yet")
+        """Import the buffer another process exported as ``ipc_descriptor``
+        (``Buffer.ipc_descriptor``), through ``mr``, the resource that maps that process's
+        pool here (``from_allocation_handle``). ``stream`` orders its release. The
+        descriptor comes from the other process: import only those of trusted peers."""
+        return _ipc_module().import_buffer(cls, mr, ipc_descriptor, stream)
 
     @staticmethod
     def _reduce_helper(mr, ipc_descriptor):
         return Buffer.from_ipc_descriptor(mr, ipc_descriptor, stream=default_stream_object())
 
     def __reduce__(self):
-        # Only an IPC export can travel: the descriptor says why not otherwise.
-        return (Buffer._reduce_helper, (self.memory_resource, self.ipc_descriptor))
+        # Only an IPC export travels: unpickling imports it (trusted peers only).
+        return _ipc_module().reduce_buffer(self)
 
     @property
     def ipc_descriptor(self):
-        """The descriptor that shares this buffer with other processes (IPC-enabled pools)."""
-        self._live_ptr()
-        if not getattr(self._memory_resource, "is_ipc_enabled", False):
-            raise RuntimeError(_NOT_IPC_ENABLED + ": its buffers cannot be shared with other processes")
-        raise NotImplementedError("exporting buffers through IPC is not supported by this cuda.core yet")
+        """The descriptor that shares this buffer with other processes (buffers of
+        IPC-enabled pools): ``Buffer.from_ipc_descriptor`` imports it there."""
+        return _ipc_module().export_buffer(self)
 
     def close(self, stream=None) -> None:
         """Give the memory back to its resource, ordered on ``stream`` (None: the buffer's
@@ -506,8 +517,8 @@ cdef class Buffer:
 
     @property
     def is_mapped(self) -> bool:
-        """Whether the buffer was imported from another process (IPC): never, in this cuda.core."""
-        return False
+        """Whether the buffer was imported from another process (IPC)."""
+        return self._ipc_data is not None and self._ipc_data.is_mapped
 
     @property
     def memory_resource(self) -> MemoryResource:

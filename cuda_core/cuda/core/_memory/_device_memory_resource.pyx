@@ -9,7 +9,7 @@ from libc.stdlib cimport free, malloc
 from cuda.core._memory._memory_pool cimport _MemPool, checked_max_size, device_ordinal, options_of, pool_create, pool_use
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, device_count, ensure_driver
 
-from cuda.core._memory import _peer_access_utils
+from cuda.core._memory import _ipc, _peer_access_utils
 
 __all__ = ['DeviceMemoryResource', 'DeviceMemoryResourceOptions']
 
@@ -49,7 +49,13 @@ cdef class DeviceMemoryResource(_MemPool):
     own, destroyed once the resource is closed and its buffers are freed.
 
     ``peer_accessible_by`` is the live set of other devices that may access the pool's memory.
-    Sharing pools with other processes (IPC) is not supported by this cuda.core yet."""
+
+    An IPC-enabled pool (``ipc_enabled=True``) can be shared with other processes: there,
+    ``from_allocation_handle`` maps it (a "mapped" resource: it imports this process's
+    buffers through ``Buffer.from_ipc_descriptor`` and cannot allocate) and registers the
+    mapping under this resource's ``uuid``. Sent through ``multiprocessing``, resources and
+    Buffers do all of that by themselves; plain pickle sends a resource as its UUID and a
+    Buffer as its descriptor, for a process that mapped the resource already."""
 
     def __init__(self, device_id, options=None):
         cdef int ordinal = device_ordinal(device_id)
@@ -65,31 +71,43 @@ cdef class DeviceMemoryResource(_MemPool):
                         bool(opts.ipc_enabled), checked_max_size(opts.max_size))
 
     def __reduce__(self):
-        raise NotImplementedError("DeviceMemoryResource travels between processes through IPC, which this "
-                                  "cuda.core does not support yet")
+        # Plain pickle sends the UUID; the receiving process must have mapped the resource
+        # (multiprocessing sends the shareable handle instead: see _ipc).
+        if self._uuid is None:
+            raise TypeError(f"{type(self).__name__} is not IPC-enabled, so it cannot travel to another process: "
+                            f"create it with DeviceMemoryResourceOptions(ipc_enabled=True)")
+        return DeviceMemoryResource.from_registry, (self._uuid,)
 
     @staticmethod
     def from_registry(uuid) -> DeviceMemoryResource:
-        """The mapped resource registered under ``uuid`` (IPC): not supported by this cuda.core yet."""
-        raise NotImplementedError("mapped memory resources (IPC) are not supported by this cuda.core yet")
+        """The mapped resource registered in this process under ``uuid`` (the UUID of the
+        resource it maps); RuntimeError when there is none."""
+        return _ipc.from_registry(uuid)
 
     def register(self, uuid) -> DeviceMemoryResource:
-        """Register a mapped resource (IPC): not supported by this cuda.core yet."""
-        raise NotImplementedError("mapped memory resources (IPC) are not supported by this cuda.core yet")
+        """Register this mapped resource under ``uuid``, so that Buffers pickled with that
+        UUID find it. Returns the resource registered already under ``uuid`` if there is one."""
+        return _ipc.register(self, uuid)
 
     @classmethod
     def from_allocation_handle(cls, device_id, alloc_handle) -> DeviceMemoryResource:
-        """Import another process's pool (IPC): not supported by this cuda.core yet."""
-        raise NotImplementedError("importing memory pools (IPC) is not supported by this cuda.core yet")
+        """Map the pool another process shared as ``alloc_handle`` (its ``allocation_handle``,
+        or that file descriptor as an int, which stays the caller's to close) on device ``device_id`` (a Device or an ordinal).
+        The mapping imports that process's buffers (``Buffer.from_ipc_descriptor``) and
+        cannot allocate. A handle whose resource is mapped already gives that resource."""
+        cdef int ordinal = device_ordinal(device_id)
+        existing = _ipc.registered(cls, alloc_handle)
+        if existing is not None:
+            return existing
+        cdef DeviceMemoryResource mr = cls.__new__(cls)
+        mr._dev_id = ordinal
+        return _ipc.map_pool(mr, alloc_handle)
 
     @property
     def allocation_handle(self):
-        """The shareable handle of an IPC-enabled pool: not supported by this cuda.core yet."""
-        self._live_pool()
-        if not self._ipc_enabled:
-            raise RuntimeError("Memory resource is not IPC-enabled: create it with "
-                               "DeviceMemoryResourceOptions(ipc_enabled=True)")
-        raise NotImplementedError("exporting memory pools (IPC) is not supported by this cuda.core yet")
+        """The shareable handle of this IPC-enabled pool (a file descriptor), made once and
+        owned by the resource; send it to another process to map the pool there."""
+        return _ipc.export_pool(self, "DeviceMemoryResourceOptions")
 
     @property
     def device_id(self) -> int:
@@ -156,7 +174,7 @@ cdef class DeviceMemoryResource(_MemPool):
         return False
 
     def __repr__(self) -> str:
-        owned = "own pool" if self._owned else "current pool"
+        owned = "mapped pool" if self._imports is not None else "own pool" if self._owned else "current pool"
         return f"<DeviceMemoryResource device={self._dev_id} ({owned})>"
 
 

@@ -20,6 +20,11 @@ cdef class _MemPool(MemoryResource):
         type _buffer_class       # what allocate returns: Buffer, or ManagedBuffer
         object _attributes
         object _uuid
+        object _ipc_data         # IPCDataForMR: the pool's exported or imported shareable handle
+        # A mapped pool (IPC import; else both None): imported pointer -> [Buffers over it,
+        # export payload], and export payload (bytes) -> imported pointer.
+        dict _imports
+        dict _import_ptrs
         object __weakref__
 
     # The pool, or RuntimeError when the resource was closed.
@@ -29,6 +34,10 @@ cdef class _MemPool(MemoryResource):
 # Make ``self`` own a new pool at (loc_type, loc_id) of ``allocation_type``.
 cdef int pool_create(_MemPool self, cydriver.CUmemLocationType loc_type, int loc_id,
                      cydriver.CUmemAllocationType allocation_type, bint ipc_enabled, size_t max_size) except -1
+
+# Make ``self`` own its mapping of the pool another process exported as ``fd`` (a POSIX file
+# descriptor, left open: the caller owns it).
+cdef int pool_import(_MemPool self, int fd) except -1
 
 # Make ``self`` use (not own) a pool the driver already has, e.g. a device's current pool.
 cdef int pool_use(_MemPool self, cydriver.CUmemoryPool pool) except -1

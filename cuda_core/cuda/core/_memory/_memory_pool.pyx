@@ -63,6 +63,25 @@ cdef int pool_create(_MemPool self, cydriver.CUmemLocationType loc_type, int loc
     self._ipc_enabled = ipc_enabled
     self._uuid = uuid.uuid4() if ipc_enabled else None
     _raise_release_threshold(pool)
+    if ipc_enabled:  # multiprocessing then sends the resource as its shareable handle
+        from cuda.core._memory._ipc import ensure_reducers
+        ensure_reducers()
+    return 0
+
+
+cdef int pool_import(_MemPool self, int fd) except -1:
+    # The importer owns its mapping of the pool (cuMemPoolDestroy ends it); the exporter's
+    # release threshold is the exporter's business.
+    cdef cydriver.CUmemoryPool pool = NULL
+    ensure_driver()
+    with nogil:
+        HANDLE_RETURN(cydriver.cuMemPoolImportFromShareableHandle(
+            &pool, <void*><uintptr_t>fd, cydriver.CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0))
+    self._handle = _new_handle(pool, True)
+    self._owned = True
+    self._ipc_enabled = True
+    self._imports = {}
+    self._import_ptrs = {}
     return 0
 
 
@@ -190,6 +209,21 @@ cdef class _MemPoolAttributes:
         return f"{type(self).__name__}({fields})"
 
 
+cdef bint _last_import(_MemPool mapped, cydriver.CUdeviceptr ptr):
+    """Count one import of ``ptr`` out of a mapped pool; True when it was the last. Every
+    import of one allocation shares one address (see _ipc.import_buffer), and the driver
+    unmaps it at the first free, so only the last Buffer over it may free it."""
+    entry = mapped._imports.get(ptr)
+    if entry is None:
+        return True
+    entry[0] -= 1
+    if entry[0] > 0:
+        return False
+    del mapped._imports[ptr]
+    mapped._import_ptrs.pop(entry[1], None)
+    return True
+
+
 # ---------------------------------------------------------------------------------------------
 # The pool resource
 
@@ -215,6 +249,8 @@ cdef class _MemPool(MemoryResource):
         if self._python_deallocate:
             self.deallocate(<uintptr_t>ptr, size, stream=stream if stream is not None else default_stream_object())
             return 0
+        if self._imports is not None and not _last_import(self, ptr):
+            return 0
         cdef cydriver.CUstream handle = NULL  # no stream: the legacy default stream
         if stream is not None:
             handle = stream._live_handle()
@@ -231,6 +267,9 @@ cdef class _MemPool(MemoryResource):
         close does nothing."""
         if self._owned:
             self._handle = None
+        if self._imports is not None:  # a closed mapping imports no more buffers
+            from cuda.core._memory._ipc import unregister
+            unregister(self)
 
     @property
     def is_closed(self) -> bool:
@@ -241,6 +280,9 @@ cdef class _MemPool(MemoryResource):
         """A buffer of ``size`` bytes from the pool, usable in the order of ``stream`` (required:
         pass ``device.default_stream`` for the default stream) and freed on it."""
         cdef cydriver.CUmemoryPool pool = self._live_pool()
+        if self._imports is not None:
+            raise TypeError("Cannot allocate from a mapped IPC-enabled memory resource: it maps another "
+                            "process's pool, whose buffers arrive through Buffer.from_ipc_descriptor")
         cdef size_t nbytes = size
         cdef Stream ordered = required_stream(stream)
         cdef cydriver.CUstream handle = ordered._live_handle()
@@ -261,6 +303,8 @@ cdef class _MemPool(MemoryResource):
         """Free ``ptr`` back to its pool in the order of ``stream``; works after ``close``."""
         cdef cydriver.CUdeviceptr address = pointer_value(ptr)
         cdef cydriver.CUstream handle = required_stream(stream)._live_handle()
+        if self._imports is not None and not _last_import(self, address):
+            return
         if address != 0:
             ensure_driver()
             with nogil:
@@ -295,8 +339,9 @@ cdef class _MemPool(MemoryResource):
 
     @property
     def is_mapped(self) -> bool:
-        """Whether this resource maps another process's pool (never, in this cuda.core)."""
-        return False
+        """Whether this resource maps another process's pool (``from_allocation_handle``): it
+        then imports that process's buffers and cannot allocate."""
+        return self._imports is not None
 
     @property
     def uuid(self) -> uuid.UUID | None:

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 cimport cuda.bindings.cydriver as cydriver
 
 from cuda.core._memory._memory_pool cimport _MemPool, checked_max_size, options_of, pool_create, pool_use
+from cuda.core._memory import _ipc
 from cuda.core._memory._memory_pool import current_host_numa_id
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, ensure_driver
 
@@ -99,31 +100,43 @@ cdef class PinnedMemoryResource(_MemPool):
         pool_use(self, pool)
 
     def __reduce__(self):
-        raise NotImplementedError("PinnedMemoryResource travels between processes through IPC, which this "
-                                  "cuda.core does not support yet")
+        # Plain pickle sends the UUID; the receiving process must have mapped the resource
+        # (multiprocessing sends the shareable handle instead: see _ipc).
+        if self._uuid is None:
+            raise TypeError(f"{type(self).__name__} is not IPC-enabled, so it cannot travel to another process: "
+                            f"create it with PinnedMemoryResourceOptions(ipc_enabled=True)")
+        return PinnedMemoryResource.from_registry, (self._uuid,)
 
     @staticmethod
     def from_registry(uuid) -> PinnedMemoryResource:
-        """The mapped resource registered under ``uuid`` (IPC): not supported by this cuda.core yet."""
-        raise NotImplementedError("mapped memory resources (IPC) are not supported by this cuda.core yet")
+        """The mapped resource registered in this process under ``uuid`` (the UUID of the
+        resource it maps); RuntimeError when there is none."""
+        return _ipc.from_registry(uuid)
 
     def register(self, uuid) -> PinnedMemoryResource:
-        """Register a mapped resource (IPC): not supported by this cuda.core yet."""
-        raise NotImplementedError("mapped memory resources (IPC) are not supported by this cuda.core yet")
+        """Register this mapped resource under ``uuid``, so that Buffers pickled with that
+        UUID find it. Returns the resource registered already under ``uuid`` if there is one."""
+        return _ipc.register(self, uuid)
 
     @classmethod
     def from_allocation_handle(cls, alloc_handle) -> PinnedMemoryResource:
-        """Import another process's pool (IPC): not supported by this cuda.core yet."""
-        raise NotImplementedError("importing memory pools (IPC) is not supported by this cuda.core yet")
+        """Map the pool another process shared as ``alloc_handle`` (its ``allocation_handle``,
+        or that file descriptor as an int, which stays the caller's to close) in this process.
+        The mapping imports that process's buffers (``Buffer.from_ipc_descriptor``) and
+        cannot allocate. A handle whose resource is mapped already gives that resource."""
+        ensure_driver()  # a child process may not have touched CUDA yet
+        existing = _ipc.registered(cls, alloc_handle)
+        if existing is not None:
+            return existing
+        cdef PinnedMemoryResource mr = cls.__new__(cls)
+        mr._numa_id = -1  # the exporter's node; the mapping does not say which
+        return _ipc.map_pool(mr, alloc_handle)
 
     @property
     def allocation_handle(self):
-        """The shareable handle of an IPC-enabled pool: not supported by this cuda.core yet."""
-        self._live_pool()
-        if not self._ipc_enabled:
-            raise RuntimeError("Memory resource is not IPC-enabled: create it with "
-                               "PinnedMemoryResourceOptions(ipc_enabled=True)")
-        raise NotImplementedError("exporting memory pools (IPC) is not supported by this cuda.core yet")
+        """The shareable handle of this IPC-enabled pool (a file descriptor), made once and
+        owned by the resource; send it to another process to map the pool there."""
+        return _ipc.export_pool(self, "PinnedMemoryResourceOptions")
 
     @property
     def device_id(self) -> int:
@@ -147,4 +160,5 @@ cdef class PinnedMemoryResource(_MemPool):
 
     def __repr__(self) -> str:
         where = f"NUMA node {self._numa_id}" if self._numa_id >= 0 else "OS-placed"
-        return f"<PinnedMemoryResource ({where}, {'own' if self._owned else 'current'} pool)>"
+        kind = "mapped" if self._imports is not None else "own" if self._owned else "current"
+        return f"<PinnedMemoryResource ({where}, {kind} pool)>"
