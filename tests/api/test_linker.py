@@ -310,3 +310,38 @@ def test_ptx_program_gets_the_linkers_checks(cuda_core, backend) -> None:
     from cuda.core._program import Program, ProgramOptions
     with pytest.raises(ValueError, match="ptxas_options option is not supported by the driver API"):
         Program(PTX.decode(), "ptx", ProgramOptions(arch=ARCH, ptxas_options="-v"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Real links through nvJitLink, which needs no GPU: LTO-IR from NVRTC, and a failing link.
+
+ADD_ONE = 'extern "C" __device__ int add_one(int x) { return x + 1; }'
+CALLER = ('extern "C" __device__ int add_one(int);\n'
+          'extern "C" __global__ void bump(int* data) { data[threadIdx.x] = add_one(data[threadIdx.x]); }')
+
+
+def ltoir(cuda_core, source: str):
+    from cuda.core import Program, ProgramOptions
+    options = ProgramOptions(arch=ARCH, relocatable_device_code=True, link_time_optimization=True)
+    return Program(source, "c++", options).compile("ltoir")
+
+
+def test_lto_programs_link_into_one_cubin(cuda_core, linker_module, options, backend) -> None:
+    if backend != "nvJitLink":
+        pytest.skip("the driver's cuLink* cannot link LTO-IR")
+    parts = [ltoir(cuda_core, ADD_ONE), ltoir(cuda_core, CALLER)]
+    assert [part.code_type for part in parts] == ["ltoir", "ltoir"]
+    linker = linker_module.Linker(*parts, options=options(link_time_optimization=True))
+    code = linker.link("cubin")
+    assert code.code_type == "cubin" and bytes(code.code)[:4] == b"\x7fELF"
+    assert b"bump" in bytes(code.code)
+    linker.close()
+
+
+def test_a_failing_link_carries_nvjitlinks_log(cuda_core, linker_module, options, backend) -> None:
+    if backend != "nvJitLink":
+        pytest.skip("nvJitLink's errors: the driver backend reports its own")
+    from cuda.bindings.nvjitlink import nvJitLinkError
+    linker = linker_module.Linker(ltoir(cuda_core, CALLER), options=options(link_time_optimization=True))
+    with pytest.raises(nvJitLinkError, match="add_one"):  # undefined: the log names the symbol
+        linker.link("cubin")

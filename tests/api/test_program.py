@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import warnings
 from pathlib import Path
 
 import pytest
@@ -577,15 +578,38 @@ def test_compile_goes_through_the_module_level_seam(core, program_module, option
 # ---------------------------------------------------------------------------------------------
 # PTX programs (a linker) without a driver.
 
-def test_ptx_program_needs_a_driver(core, program_module, options, no_driver) -> None:
-    with pytest.raises(core.DriverNotFoundError):
-        program_module.Program(".version 8.0\n.target sm_90\n.address_size 64\n", "ptx", options())
+NOOP_PTX = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry noop()\n{\n  ret;\n}\n"
 
 
-def test_numba_debug_is_ignored_for_ptx_with_a_warning(core, program_module, options, no_driver) -> None:
-    with pytest.warns(UserWarning, match="numba_debug is ignored for code_type='ptx'"):
+@pytest.fixture(scope="module")
+def ptx_backend(core) -> str:
+    """The Linker's backend here: nvJitLink (the pinned environments install it), else the driver."""
+    from cuda.core._linker import Linker
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the driver fallback's warning
+        return str(Linker.which_backend())
+
+
+def test_ptx_program_links_through_nvjitlink_without_a_gpu(core, program_module, options, ptx_backend,
+                                                          no_driver) -> None:
+    """nvJitLink assembles and links PTX on the CPU: a real cubin comes out with no driver.
+    Through the driver's cuLink* a PTX program needs the driver."""
+    if ptx_backend != "nvJitLink":
         with pytest.raises(core.DriverNotFoundError):
-            program_module.Program(".version 8.0\n", "ptx", options(numba_debug=True))
+            program_module.Program(NOOP_PTX, "ptx", options())
+        return
+    code = program_module.Program(NOOP_PTX, "ptx", options()).compile("cubin")
+    assert code.code_type == "cubin" and bytes(code.code)[:4] == b"\x7fELF"
+
+
+def test_numba_debug_is_ignored_for_ptx_with_a_warning(core, program_module, options, ptx_backend,
+                                                       no_driver) -> None:
+    with pytest.warns(UserWarning, match="numba_debug is ignored for code_type='ptx'"):
+        if ptx_backend == "nvJitLink":
+            program_module.Program(NOOP_PTX, "ptx", options(numba_debug=True)).close()
+        else:
+            with pytest.raises(core.DriverNotFoundError):
+                program_module.Program(NOOP_PTX, "ptx", options(numba_debug=True))
 
 
 # ---------------------------------------------------------------------------------------------
