@@ -276,14 +276,16 @@ def compute_capability() -> str:
                           capture_output=True, text=True, check=True).stdout.split()[0].replace(".", "")
 
 
-def compare_sides(args: argparse.Namespace, script: Path, batches: int) -> tuple[dict[str, dict], int, int]:
+def compare_sides(args: argparse.Namespace, script: Path, batches: int,
+                  needs_gpu: bool = True) -> tuple[dict[str, dict], int, int]:
     """Run ``script``'s worker for ours and NVIDIA's cuda.core in ``args.rounds`` interleaved
     rounds (one round with --quick), every process on one core: the merged figures per
-    side, the number of rounds, and the core."""
+    side, the number of rounds, and the core. Workers that ``needs_gpu`` get the empty
+    kernels' cubin for GPU 0; the others a path that does not exist."""
     rounds_wanted = 1 if args.quick else args.rounds
     ours_env, nvidia_env = side_environments(args)
     with tempfile.TemporaryDirectory() as work:
-        cubin = build_cubin(Path(work), compute_capability())
+        cubin = build_cubin(Path(work), compute_capability()) if needs_gpu else Path(work) / "no-cubin"
         core = max(os.sched_getaffinity(0))
         os.sched_setaffinity(0, {core})
         rounds: dict[str, list[dict]] = {"ours": [], "nvidia": []}
