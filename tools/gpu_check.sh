@@ -13,8 +13,9 @@
 #
 # Environment: MAJORS (default "13 12"; one major per process lets two run at once; an
 # empty MAJORS runs only the dual wheel of the wheels built before),
-# BENCH=0 skips the launch benchmark, DUAL=0 the dual wheel, UPSTREAM_FILES the NVIDIA
-# test files to run (default: the files of the runtime API).
+# BENCH=0 skips the launch benchmark, DUAL=0 the dual wheel, OURS_TESTS our test paths to run
+# (default: tests/gpu tests/api), UPSTREAM_FILES the NVIDIA test files to run (default: the
+# files of the runtime API).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 WHEELS=${1:-.whl}
@@ -32,7 +33,7 @@ pip_target() { local target=$1; shift; "$PY" -m pip install -q --no-index --no-d
 gpu_tests() {  # major, PYTHONPATH entries...
   local major=$1; shift
   (export PYTHONPATH=$(IFS=:; echo "$*"); cd /tmp && "$PY" -m cuda.core) || status=1
-  PYTHONPATH=$(IFS=:; echo "$*") CUDA_CORE_TEST_LOCAL=1 "$PY" -m pytest tests/gpu tests/api -q -rfEs \
+  PYTHONPATH=$(IFS=:; echo "$*") CUDA_CORE_TEST_LOCAL=1 "$PY" -m pytest ${OURS_TESTS:-tests/gpu tests/api} -q -rfEs \
     -p no:cacheprovider --junitxml "$OUT/ours-cu$major.xml" || status=1
 }
 examples_and_bench() {  # major, PYTHONPATH entries...
@@ -83,8 +84,8 @@ for major in ${MAJORS-13 12}; do
   pip_target /tmp/gpu-install$major /tmp/gpu-wheels$major/*.whl || status=1
   if [ "$major" = 12 ]; then export LD_LIBRARY_PATH=/tmp/nvrtc12${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}; fi
   gpu_tests $major /tmp/gpu-install$major "$site"
-  upstream_suite $major /tmp/gpu-install$major "$site"
   examples_and_bench $major /tmp/gpu-install$major "$site"
+  upstream_suite $major /tmp/gpu-install$major "$site"
 done
 
 if [ "${DUAL:-1}" = 1 ]; then

@@ -177,7 +177,7 @@ def test_event_options_from_a_dict_are_checked(cuda_core) -> None:
         _create_event({"enable_timing": True}, 0)
     with pytest.raises(TypeError, match="event options must be an EventOptions, a dict of its fields, or None"):
         _create_event(5, 0)
-    with pytest.raises(TypeError, match="IPC-enabled events are made by Stream.record"):
+    with pytest.raises(TypeError, match="IPC-enabled events must be bound; use Stream.record"):
         _create_event({"ipc_enabled": True}, 0)
     with pytest.raises(TypeError, match="stream options must be a StreamOptions, a dict of its fields, or None"):
         new_stream(0, "nonblocking")

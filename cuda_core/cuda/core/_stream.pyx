@@ -312,6 +312,9 @@ cdef class Stream:
             event = new_event(options, self._current_device_id())
         elif not isinstance(event, Event):
             raise TypeError(f"event must be an Event or None, got {type(event).__name__}")
+        elif (<Event>event)._ipc:  # its descriptor names one recording; NVIDIA's message, matched whole
+            raise TypeError("IPC-enabled events should not be re-recorded, instead create a new event by "
+                            "supplying options.")
         cdef cydriver.CUevent event_handle = (<Event>event)._live_handle()
         with nogil:
             HANDLE_RETURN(cydriver.cuEventRecord(event_handle, handle))

@@ -188,7 +188,7 @@ def export_pool(_MemPool mr, str options_class) -> IPCAllocationHandle:
 def registered(type cls, alloc_handle):
     """The mapped resource already registered for ``alloc_handle``'s UUID, or None. A
     resource of another class there is a TypeError: the handle is not a ``cls`` pool."""
-    uuid = alloc_handle._uuid if isinstance(alloc_handle, IPCAllocationHandle) else None
+    uuid = (<IPCAllocationHandle>alloc_handle)._uuid if isinstance(alloc_handle, IPCAllocationHandle) else None
     existing = None if uuid is None else _registry.get(uuid)
     if existing is not None and not isinstance(existing, cls):
         raise TypeError(f"Registry contains a {type(existing).__name__} for uuid {uuid}, but {cls.__name__} "
@@ -259,6 +259,9 @@ def export_buffer(Buffer buffer) -> IPCBufferDescriptor:
         mr = buffer._memory_resource
         if not getattr(mr, "is_ipc_enabled", False):
             raise RuntimeError(f"{NOT_IPC_ENABLED}: its buffers cannot be shared with other processes")
+        if (<_MemPool>mr)._ipc_data is None:
+            # The driver exports no pointer of a pool it has not exported (CUDA_ERROR_INVALID_VALUE).
+            export_pool(mr, "")
         buffer._ipc_data = IPCDataForBuffer(_export_pointer(ptr, buffer._size), False, mr)
     return (<IPCDataForBuffer>buffer._ipc_data)._ipc_descriptor
 
