@@ -113,8 +113,15 @@ cdef class GraphNode:
         if not self._valid():
             return
         cdef cydriver.CUgraphNode node = self._node
+        cdef list inner = _inner_user_objects(self._definition._keepalive, self._address)
+        _hand_over(inner, True)
+        cdef cydriver.CUresult status
         with nogil:
-            HANDLE_RETURN(cydriver.cuGraphDestroyNode(node))
+            status = cydriver.cuGraphDestroyNode(node)
+        if status != cydriver.CUDA_SUCCESS:
+            _hand_over(inner, False)
+            HANDLE_RETURN(status)
+        _drop(inner)
         self._node = NULL
         if _node_registry.get(self._address) is self:
             del _node_registry[self._address]
@@ -369,6 +376,53 @@ cdef int _retain_by_graph(cydriver.CUgraph graph, object record) except -1:
             cydriver.cuUserObjectRelease(user_object, 1)  # its destructor queues the reference's drop
         return 0
     record.user_object = <uintptr_t>user_object
+    return 0
+
+
+cdef list _inner_user_objects(list keepalive, size_t address):
+    """(graph, user object) of each record in the graphs a node owns (a conditional node's
+    bodies, recursively). Destroying the node destroys those graphs, but the driver lets
+    go of their user objects only at some later point; releasing them ourselves makes the
+    attachments go with the node."""
+    cdef set owned = set()
+    for entry in keepalive:
+        if isinstance(entry, _Attachment) and entry.node == address:
+            owned.update(entry.subgraphs)
+    found = []
+    while owned:
+        inner = set()
+        for entry in keepalive:
+            if isinstance(entry, _Attachment) and entry.graph in owned:
+                inner.update(entry.subgraphs)
+                if entry.user_object:
+                    found.append((entry.graph, entry.user_object))
+        owned = inner
+    return found
+
+
+cdef int _hand_over(list pairs, bint to_us) except -1:
+    """Move each user object's reference from its graph to us (``to_us``), or back."""
+    cdef cydriver.CUgraph graph
+    cdef cydriver.CUuserObject user_object
+    for graph_address, object_address in pairs:
+        graph = <cydriver.CUgraph><uintptr_t>graph_address
+        user_object = <cydriver.CUuserObject><uintptr_t>object_address
+        with nogil:
+            if to_us:
+                cydriver.cuUserObjectRetain(user_object, 1)
+                cydriver.cuGraphReleaseUserObject(graph, user_object, 1)
+            else:
+                cydriver.cuGraphRetainUserObject(graph, user_object, 1, cydriver.CU_GRAPH_USER_OBJECT_MOVE)
+    return 0
+
+
+cdef int _drop(list pairs) except -1:
+    """Release our references taken by _hand_over: their destructors queue the records."""
+    cdef cydriver.CUuserObject user_object
+    for _, object_address in pairs:
+        user_object = <cydriver.CUuserObject><uintptr_t>object_address
+        with nogil:
+            cydriver.cuUserObjectRelease(user_object, 1)
     return 0
 
 
