@@ -184,8 +184,7 @@ def test_handles_and_descriptors_by_hand(memory, resource, device) -> None:
     kind = "device" if resource.device_id >= 0 else "pinned"
     report = run_child(child_by_hand, kind, handle, descriptor, oversized, truncated)
     errors = report["errors"]
-    assert errors["allocate"] == ("TypeError", errors["allocate"][1]) and \
-        errors["allocate"][1].startswith("Cannot allocate from a mapped IPC-enabled memory resource")
+    assert errors["allocate"] == ("TypeError", "Cannot allocate from a mapped IPC-enabled memory resource")
     assert errors["oversized"][0] == "ValueError" and "exceeds the mapped allocation extent" in errors["oversized"][1]
     assert errors["truncated"][0] == "ValueError" and "payload is 8 bytes; expected at least 64" in errors["truncated"][1]
     assert errors["not_a_descriptor"][0] == "TypeError" and \
@@ -205,6 +204,19 @@ def test_plain_pickle_finds_the_mapping_through_the_registry(resource, device) -
     assert report["before"].startswith(f"Memory resource {resource.uuid} was not found")
     assert report["found"]
     np.testing.assert_array_equal(report["seen"], pattern(4))
+    buffer.close()
+    stream.sync()
+
+
+def test_the_exporting_resource_checks_a_descriptor_then_refuses_it(memory, resource, device) -> None:
+    """Imports go through the mapping: the exporting resource checks the payload first (as
+    NVIDIA's does), then names the resource to use."""
+    stream = device.create_stream()
+    with pytest.raises(ValueError, match="payload is 8 bytes; expected at least 64"):
+        memory.Buffer.from_ipc_descriptor(resource, memory.IPCBufferDescriptor._init(b"\0" * 8, 64), stream=stream)
+    buffer = resource.allocate(SIZE, stream=stream)
+    with pytest.raises(RuntimeError, match="from_allocation_handle"):
+        memory.Buffer.from_ipc_descriptor(resource, buffer.ipc_descriptor, stream=stream)
     buffer.close()
     stream.sync()
 

@@ -278,16 +278,16 @@ def import_buffer(type cls, mr, IPCBufferDescriptor ipc_descriptor, stream) -> B
     exports, from the mapped ``mr``, freed in the order of ``stream``."""
     if not getattr(mr, "is_ipc_enabled", False):
         raise RuntimeError(f"{NOT_IPC_ENABLED}: create it with ipc_enabled=True in its options")
-    cdef _MemPool mapped = mr
-    if mapped._imports is None:
-        raise RuntimeError(f"{type(mr).__name__} {mapped._uuid} allocates its own buffers; buffers of another "
-                           f"process are imported through the resource that maps its pool "
-                           f"({type(mr).__name__}.from_allocation_handle)")
     payload = ipc_descriptor._payload
     cdef cydriver.CUmemPoolPtrExportData data
     if len(payload) < sizeof(data.reserved):
         raise ValueError(f"IPC buffer descriptor payload is {len(payload)} bytes; expected at least "
                          f"{sizeof(data.reserved)}: it is not an export of Buffer.ipc_descriptor")
+    cdef _MemPool mapped = mr
+    if mapped._imports is None:
+        raise RuntimeError(f"{type(mr).__name__} {mapped._uuid} allocates its own buffers; buffers of another "
+                           f"process are imported through the resource that maps its pool "
+                           f"({type(mr).__name__}.from_allocation_handle)")
     cdef Stream ordered = required_stream(stream)
     cdef cydriver.CUdeviceptr ptr = _import_pointer(mapped, payload)
     cdef size_t extent = 0

@@ -281,8 +281,9 @@ cdef class _MemPool(MemoryResource):
         pass ``device.default_stream`` for the default stream) and freed on it."""
         cdef cydriver.CUmemoryPool pool = self._live_pool()
         if self._imports is not None:
-            raise TypeError("Cannot allocate from a mapped IPC-enabled memory resource: it maps another "
-                            "process's pool, whose buffers arrive through Buffer.from_ipc_descriptor")
+            # NVIDIA's message, which its tests compare whole. A mapping only imports the other
+            # process's buffers (Buffer.from_ipc_descriptor).
+            raise TypeError("Cannot allocate from a mapped IPC-enabled memory resource")
         cdef size_t nbytes = size
         cdef Stream ordered = required_stream(stream)
         cdef cydriver.CUstream handle = ordered._live_handle()
