@@ -48,13 +48,17 @@ class NvmlUnavailableError(ImportError, NotImplementedError):
     RuntimeError, as NVIDIA's cuda.core raises for its NVML-backed system functions."""
 
 
+_INSTALL = {12: '"cuda-bindings>=12.9.6,<13"', 13: '"cuda-bindings>=13.2"'}
+
+
 def _unavailable_message(what: str) -> str:
     installed = getattr(cuda.bindings, "__version__", "unknown")
-    return (f"{what} requires NVML support, which needs the NVML bindings of cuda-bindings "
-            f"(cuda.bindings.nvml, from cuda-bindings 12.9.6 for CUDA 12 or 13.2.0 for CUDA 13); "
-            f"the installed cuda-bindings {installed} does not have them. "
-            f"Install one that does, e.g. pip install -U \"cuda-bindings>=12.9.6,<13\" or \"cuda-bindings>=13.2\", "
-            f"matching your CUDA major")
+    version = _bindings_version()
+    requirement = _INSTALL.get(version[0] if version else 0, '"cuda-bindings>=12.9.6,<13" (CUDA 12) or '
+                                                             '"cuda-bindings>=13.2" (CUDA 13)')
+    return (f"{what} requires NVML support: the NVML bindings of cuda-bindings (cuda.bindings.nvml, "
+            f"cuda-bindings 12.9.6+ for CUDA 12, 13.2.0+ for CUDA 13), which the installed cuda-bindings "
+            f"{installed} does not have; install them with: pip install -U {requirement}")
 
 
 def require_nvml(what: str) -> ModuleType:
