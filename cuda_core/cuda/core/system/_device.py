@@ -8,15 +8,20 @@ them it raises an ImportError that says which cuda-bindings to install.
 
 from __future__ import annotations
 
+import enum
 import math
 import os
 import warnings
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from cuda.core.system import _nvml_context
 from cuda.core.system._nvml_support import require_nvml
-from cuda.core.system.typing import (
+
+# First, so that without NVML bindings the ImportError names what was asked for.
+nvml = require_nvml("cuda.core.system.Device")
+
+from cuda.core.system import _nvml_context  # noqa: E402
+from cuda.core.system.typing import (  # noqa: E402
     AddressingMode,
     AffinityScope,
     ClockId,
@@ -40,14 +45,12 @@ from cuda.core.system.typing import (
 if TYPE_CHECKING:
     import cuda.core
 
-nvml = require_nvml("cuda.core.system.Device")
-
 __all__ = ["Device", "get_p2p_status", "get_topology_common_ancestor", "NvlinkInfo"]
 
 
 # --- Mappings between our string enumerations and NVML's integer ones -------------------------
 
-def _by_name(ours: type, theirs: type, renames: dict[str, str] | None = None) -> dict:
+def _by_name(ours: type[enum.Enum], theirs: Any, renames: dict[str, str] | None = None) -> dict:
     """{our member: NVML's member of the same (or renamed) name}, for the members NVML has."""
     renames = renames or {}
     mapping = {}
@@ -108,7 +111,7 @@ _ENABLED = int(nvml.EnableState.ENABLED)
 _WORD_BITS = 64  # NVML's CPU and node sets are arrays of 64-bit unsigned longs on 64-bit Linux
 
 
-def _member(enum_type: type, value: Any, what: str) -> Any:
+def _member(enum_type: type[enum.Enum], value: Any, what: str) -> Any:
     """``value`` (a member or its string) as a member of ``enum_type``; TypeError or ValueError
     naming the accepted values otherwise."""
     if not isinstance(value, str):
@@ -120,7 +123,7 @@ def _member(enum_type: type, value: Any, what: str) -> Any:
         raise ValueError(f"{what} must be one of {choices}; got {value!r}") from None
 
 
-def _to_nvml(mapping: dict, enum_type: type, value: Any, what: str) -> int:
+def _to_nvml(mapping: dict, enum_type: type[enum.Enum], value: Any, what: str) -> int:
     """NVML's integer for ``value``, one of our ``enum_type``'s members or strings."""
     member = _member(enum_type, value, what)
     if member not in mapping:
@@ -128,7 +131,7 @@ def _to_nvml(mapping: dict, enum_type: type, value: Any, what: str) -> int:
     return int(mapping[member])
 
 
-def _event_list(events: Any, enum_type: type, what: str) -> list:
+def _event_list(events: Any, enum_type: type[enum.Enum], what: str) -> list:
     """``events`` (one member or string, or a list of them) as a list of members."""
     if isinstance(events, str):
         events = [events]
@@ -138,7 +141,7 @@ def _event_list(events: Any, enum_type: type, what: str) -> list:
     return [_member(enum_type, event, what) for event in events]
 
 
-def _event_mask(events: Any, mapping: dict, enum_type: type, what: str) -> int:
+def _event_mask(events: Any, mapping: dict, enum_type: type[enum.Enum], what: str) -> int:
     """The NVML bitmask of ``events``."""
     mask = 0
     for member in _event_list(events, enum_type, what):
@@ -151,7 +154,7 @@ def _unpack_bitmask(arr: object) -> list[int]:
     64*i to 64*i+63), as NVML returns CPU and NUMA node sets."""
     if isinstance(arr, (int, str, bytes)) or not isinstance(arr, Iterable):
         raise TypeError(f"expected an array of 64-bit bitmask words, got {type(arr).__name__}")
-    indices = []
+    indices: list[int] = []
     for word_index, word in enumerate(arr):
         word = int(word)
         base = word_index * _WORD_BITS

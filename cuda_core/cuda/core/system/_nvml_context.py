@@ -63,11 +63,11 @@ def is_initialized() -> bool:
     return _get_nvml_state() == INITIALIZED
 
 
-def _error(cls: type, status: int, message: str) -> Exception:
+def _error(cls: type[Exception], status: int, message: str) -> Exception:
     """An NVML error of ``cls`` without asking the library for its text (it may be missing)."""
     error = cls.__new__(cls)
     Exception.__init__(error, message)
-    error.status = status
+    error.status = status  # type: ignore[attr-defined]
     return error
 
 

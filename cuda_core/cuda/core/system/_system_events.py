@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from cuda.core.system import _device, _nvml_context
 from cuda.core.system._nvml_support import require_nvml
-from cuda.core.system.typing import SystemEventType
 
+# First, so that without NVML bindings the ImportError names what was asked for.
 nvml = require_nvml("cuda.core.system.register_events")
+
+from cuda.core.system import _device, _nvml_context  # noqa: E402
+from cuda.core.system.typing import SystemEventType  # noqa: E402
 
 __all__ = ["register_events"]
 

@@ -234,7 +234,8 @@ def _make_device_arch() -> type:
     """DeviceArch: an IntEnum with NVML's values, whose order is the architectures' order."""
     nvml = require_nvml("cuda.core.system.typing.DeviceArch")
     members = {name: int(getattr(nvml.DeviceArch, name)) for name in _ARCHITECTURES}
-    arch = enum.IntEnum("DeviceArch", members, module=__name__)
+    # Functional form: the values are NVML's, known only once cuda.bindings.nvml is imported.
+    arch = enum.IntEnum("DeviceArch", members, module=__name__)  # type: ignore[misc]
     arch.__doc__ = "A device architecture; later ones compare greater."
     return arch
 
