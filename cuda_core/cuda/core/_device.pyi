@@ -8,6 +8,7 @@ from cuda.core._memory._buffer import Buffer, MemoryResource
 from cuda.core._stream import IsStreamType, Stream, StreamOptions
 from cuda.core._utils.cuda_utils import ComputeCapability
 from cuda.core.graph import GraphBuilder
+import cuda.core.system  # p5-system: to_system_device's result
 
 __all__ = ['Device']
 
@@ -459,11 +460,11 @@ class Device:
         """Every device the driver sees, in ordinal order."""
     @classmethod
     def _get_all_devices_from_cuda_driver(cls): ...
-    # NoReturn here and below: what NVIDIA's returns (cuda.core.system.Device, DeviceResources,
-    # cuda.core.texture objects) is not in this cuda.core yet, and these
-    # raise NotImplementedError naming what is missing.
-    def to_system_device(self) -> NoReturn:
+    def to_system_device(self) -> cuda.core.system.Device:  # p5-system
         """The cuda.core.system.Device (NVML's view) of this device; needs NVML support."""
+    # NoReturn here and below: what NVIDIA's returns (DeviceResources, cuda.core.texture
+    # objects) is not in this cuda.core yet, and these raise NotImplementedError naming
+    # what is missing.
     @property
     def device_id(self) -> int:
         """The device ordinal."""

@@ -478,10 +478,11 @@ class Device:
 
     def to_system_device(self):
         """The :class:`cuda.core.system.Device` (NVML's view) of this device, matched by UUID."""
+        # p5-system: NVML is cuda.core.system's; without NVML bindings its error (ImportError and
+        # NotImplementedError) says which cuda-bindings to install.
+        from cuda.core.system._nvml_support import require_nvml
+        require_nvml("cuda.core.Device.to_system_device()")
         from cuda.core import system
-        if not system.CUDA_BINDINGS_NVML_IS_COMPATIBLE:
-            raise NotImplementedError("Device.to_system_device() requires NVML support (cuda.core.system.Device, "
-                                      "the NVML side of cuda.core.system), which this cuda.core does not have yet")
         return system.Device(uuid=self.uuid)
 
     @property

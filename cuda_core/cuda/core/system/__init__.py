@@ -1,10 +1,59 @@
-"""cuda.core.system: what the CUDA driver (and, with NVML support, NVML) reports about this machine.
+"""cuda.core.system: what the CUDA driver and NVML (the NVIDIA Management Library) report
+about this machine.
 
-Importable without a GPU or driver: the functions load the driver when called.
+Importable without a GPU or driver: the functions load the driver when called. The NVML
+names (Device, NvlinkInfo, get_p2p_status, get_topology_common_ancestor, register_events
+and the NVML exception classes) need cuda-bindings' NVML bindings; they are imported on
+first use, so ``import cuda.core`` does not load NVML. Where the installed cuda-bindings
+lacks them, reading one raises an ImportError that says which cuda-bindings to install.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from cuda.core.system import typing
+from cuda.core.system._nvml_support import NVML_IS_COMPATIBLE as _NVML_IS_COMPATIBLE
+from cuda.core.system._nvml_support import require_nvml as _require_nvml
 from cuda.core.system._system import *  # noqa: F403
 from cuda.core.system._system import __all__ as _system_all
 
+if TYPE_CHECKING:
+    from cuda.core.system._device import *  # noqa: F403
+    from cuda.core.system._system_events import *  # noqa: F403
+    from cuda.core.system.exceptions import *  # noqa: F403
+
+_DEVICE_NAMES = ("Device", "get_p2p_status", "get_topology_common_ancestor", "NvlinkInfo")
+_EVENT_NAMES = ("register_events",)
+_EXCEPTION_NAMES = (
+    "AlreadyInitializedError", "ArgumentVersionMismatchError", "CorruptedInforomError", "DeprecatedError",
+    "DriverNotLoadedError", "FreqNotSupportedError", "FunctionNotFoundError", "GpuIsLostError", "GpuNotFoundError",
+    "InUseError", "InsufficientPowerError", "InsufficientResourcesError", "InsufficientSizeError",
+    "InvalidArgumentError", "InvalidStateError", "IrqIssueError", "LibRmVersionMismatchError",
+    "LibraryNotFoundError", "MemoryError", "NoDataError", "NoPermissionError", "NotFoundError", "NotReadyError",
+    "NotSupportedError", "NvmlError", "OperatingSystemError", "ResetRequiredError", "ResetTypeNotSupportedError",
+    "TimeoutError", "UninitializedError", "UnknownError", "VgpuEccNotSupportedError",
+)
+# Each NVML name -> the submodule that defines it, imported on first use.
+_NVML_NAMES = {**dict.fromkeys(_DEVICE_NAMES, "_device"), **dict.fromkeys(_EVENT_NAMES, "_system_events"),
+               **dict.fromkeys(_EXCEPTION_NAMES, "exceptions")}
+
 __all__ = list(_system_all)
+if _NVML_IS_COMPATIBLE:
+    __all__ += [*_DEVICE_NAMES, *_EVENT_NAMES, *_EXCEPTION_NAMES]
+
+
+def __getattr__(name: str) -> Any:
+    """The NVML names, imported from their submodule on first use (ImportError without NVML bindings)."""
+    module = _NVML_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    _require_nvml(f"cuda.core.system.{name}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_NVML_NAMES))

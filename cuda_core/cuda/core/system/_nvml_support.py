@@ -1,0 +1,69 @@
+"""Whether the installed cuda-bindings has the NVML bindings cuda.core.system needs, decided
+without importing them (``import cuda.core`` stays free of NVML), and the one error raised
+when it has not."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from types import ModuleType
+
+import cuda.bindings
+
+__all__ = ["NVML_IS_COMPATIBLE", "NvmlUnavailableError", "require_nvml"]
+
+# The first cuda-bindings of each major whose cuda.bindings.nvml has every call cuda.core.system makes.
+_MINIMUM_BINDINGS = {12: (12, 9, 6), 13: (13, 2, 0)}
+
+
+def _version_tuple(text: str) -> tuple[int, ...]:
+    """(12, 9, 10) from "12.9.10"; parts after the numeric ones (rc, post) are ignored."""
+    parts = []
+    for piece in text.split("."):
+        digits = "".join(c for c in piece if c.isdigit()) if piece[:1].isdigit() else ""
+        if not digits:
+            break
+        parts.append(int(digits))
+    return tuple(parts)
+
+
+def _bindings_version() -> tuple[int, ...]:
+    return _version_tuple(getattr(cuda.bindings, "__version__", "0"))
+
+
+def _nvml_is_compatible() -> bool:
+    """The installed cuda-bindings ships cuda.bindings.nvml and is recent enough for cuda.core."""
+    version = _bindings_version()
+    minimum = _MINIMUM_BINDINGS.get(version[0] if version else 0)
+    if minimum is None or version < minimum:
+        return False
+    return importlib.util.find_spec("cuda.bindings.nvml") is not None
+
+
+NVML_IS_COMPATIBLE: bool = _nvml_is_compatible()
+
+
+class NvmlUnavailableError(ImportError, NotImplementedError):
+    """NVML support is missing: an ImportError (an NVML name cannot be had) that is also a
+    RuntimeError, as NVIDIA's cuda.core raises for its NVML-backed system functions."""
+
+
+_INSTALL = {12: '"cuda-bindings>=12.9.6,<13"', 13: '"cuda-bindings>=13.2"'}
+
+
+def _unavailable_message(what: str) -> str:
+    installed = getattr(cuda.bindings, "__version__", "unknown")
+    version = _bindings_version()
+    requirement = _INSTALL.get(version[0] if version else 0, '"cuda-bindings>=12.9.6,<13" (CUDA 12) or '
+                                                             '"cuda-bindings>=13.2" (CUDA 13)')
+    return (f"{what} requires NVML support: the NVML bindings of cuda-bindings (cuda.bindings.nvml, "
+            f"cuda-bindings 12.9.6+ for CUDA 12, 13.2.0+ for CUDA 13), which the installed cuda-bindings "
+            f"{installed} does not have; install them with: pip install -U {requirement}")
+
+
+def require_nvml(what: str) -> ModuleType:
+    """cuda.bindings.nvml, imported now; or NvmlUnavailableError saying that ``what`` needs it
+    and which cuda-bindings to install."""
+    if not NVML_IS_COMPATIBLE:
+        raise NvmlUnavailableError(_unavailable_message(what), name="cuda.bindings.nvml")
+    return importlib.import_module("cuda.bindings.nvml")
