@@ -250,8 +250,9 @@ class TextureObjectOptions:
         self.mipmap_filter_mode = _normalize_enum("mipmap_filter_mode", self.mipmap_filter_mode, FilterModeType)
 
 
-cdef int _fill_texture_desc(object options, cydriver.CUDA_TEXTURE_DESC* desc) except -1:
-    """``desc`` as ``options`` (a TextureObjectOptions) says, each field checked."""
+cdef int _fill_texture_desc(object options, cydriver.CUarray_format fmt, cydriver.CUDA_TEXTURE_DESC* desc) except -1:
+    """``desc`` as ``options`` (a TextureObjectOptions) says, each field checked, for a
+    resource of format ``fmt``."""
     modes = _normalize_address_modes(options.address_mode)
     anisotropy = operator.index(options.max_anisotropy)
     if anisotropy < 0:
@@ -269,8 +270,11 @@ cdef int _fill_texture_desc(object options, cydriver.CUDA_TEXTURE_DESC* desc) ex
     desc.filterMode = <cydriver.CUfilter_mode><int>_FILTERMODE_TO_CU[filter_mode]
     desc.mipmapFilterMode = <cydriver.CUfilter_mode><int>_FILTERMODE_TO_CU[mipmap_filter_mode]
     cdef unsigned int flags = 0
-    if read_mode == ReadModeType.ELEMENT_TYPE:
-        flags |= cydriver.CU_TRSF_READ_AS_INTEGER  # no promotion of integer formats to floats
+    if read_mode == ReadModeType.ELEMENT_TYPE and fmt != cydriver.CU_AD_FORMAT_FLOAT and \
+            fmt != cydriver.CU_AD_FORMAT_HALF:
+        # Integers as stored, not promoted to normalized floats; float formats read as floats
+        # either way, so the flag is left off for them.
+        flags |= cydriver.CU_TRSF_READ_AS_INTEGER
     if options.normalized_coords:
         flags |= cydriver.CU_TRSF_NORMALIZED_COORDINATES
     if options.srgb:
@@ -324,6 +328,16 @@ cdef object _fill_resource_desc(object resource, cydriver.CUDA_RESOURCE_DESC* de
         desc.res.pitch2D.height = resource._height
         desc.res.pitch2D.pitchInBytes = resource._pitch_bytes
     return buffer
+
+
+cdef cydriver.CUarray_format _resource_format(object resource):
+    """The element format of a (checked) ResourceDescriptor's memory."""
+    source = resource._source
+    if resource._kind == "opaque_array":
+        return (<OpaqueArray>source)._format
+    if resource._kind == "mipmapped_array":
+        return (<MipmappedArray>source)._format
+    return <cydriver.CUarray_format><int>_ARRAYFORMAT_TO_CU[resource._format]
 
 
 cdef class TextureObject:
@@ -409,7 +423,7 @@ def _create_texture_object(resource, options):
     cdef cydriver.CUDA_TEXTURE_DESC tex_desc
     keepalive = _fill_resource_desc(resource, &res_desc)
     options = check_or_create_options(TextureObjectOptions, options, "texture object options")
-    _fill_texture_desc(options, &tex_desc)
+    _fill_texture_desc(options, _resource_format(resource), &tex_desc)
     cdef cydriver.CUtexObject handle = 0
     cdef cydriver.CUcontext context = NULL
     with nogil:
