@@ -253,3 +253,31 @@ def test_closed_texture_is_refused_as_kernel_argument(texture) -> None:
         never_made.close()  # idempotent, and needs no driver when there is nothing to destroy
         with pytest.raises(RuntimeError, match=f"kernel argument 0: the {cls.__name__} is closed"):
             _packed_arguments(never_made)
+
+
+def test_resource_descriptor_fields_and_references(texture, typing) -> None:
+    # A descriptor as the from_* classmethods make one (their sources need a GPU here).
+    source = object()
+    linear = texture.ResourceDescriptor._make("linear", source, typing.ArrayFormatType.UINT16, 2, size_bytes=64)
+    assert (linear.kind, linear.source, linear.format, linear.num_channels, linear.size_bytes) == (
+        "linear", source, "uint16", 2, 64)
+    assert (linear.width, linear.height, linear.pitch_bytes) == (None, None, None)
+    assert "linear" in repr(linear)
+    # Its source is among its references: what keeps an array alive behind a texture.
+    import gc
+    assert any(ref is source for ref in gc.get_referents(linear))
+    pitched = texture.ResourceDescriptor._make("pitch2d", source, typing.ArrayFormatType.UINT8, 4, width=8, height=2,
+                                               pitch_bytes=64)
+    assert (pitched.width, pitched.height, pitched.pitch_bytes, pitched.size_bytes) == (8, 2, 64, None)
+    assert "pitch2d" in repr(pitched)
+
+
+def test_factories_refuse_options_of_another_type(cuda_core) -> None:
+    from cuda.core.texture._array import _create_opaque_array
+    from cuda.core.texture._mipmapped_array import _create_mipmapped_array
+    with pytest.raises(TypeError, match="takes an OpaqueArrayOptions"):
+        _create_opaque_array(None)
+    with pytest.raises(TypeError, match="takes a MipmappedArrayOptions"):
+        _create_mipmapped_array("(8, 8)")
+    with pytest.raises(ValueError, match="num_channels"):
+        _create_opaque_array({"shape": (4,), "format": "uint8", "num_channels": 3})

@@ -115,7 +115,8 @@ def _options_of(cls, options, what):
         return options
     if isinstance(options, dict):
         return cls(**options)
-    raise TypeError(f"{what} takes a {cls.__name__} (or a dict of its fields), got {type(options).__name__}")
+    article = "an" if cls.__name__[0] in "AEIOU" else "a"
+    raise TypeError(f"{what} takes {article} {cls.__name__} (or a dict of its fields), got {type(options).__name__}")
 
 
 @dataclass
