@@ -751,6 +751,7 @@ class Device:
 
     # ---- end of cuda.core.texture ---------------------------------------------------------
 
+
 def _thread_devices() -> list:
     """This thread's Device objects, by ordinal (None until first asked for)."""
     try:
