@@ -1,6 +1,6 @@
 """cuda.core.Device and DeviceProperties (see _device.pyx)."""
 
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from cuda.core._context import Context, ContextOptions
 from cuda.core._event import Event, EventOptions
@@ -9,6 +9,8 @@ from cuda.core._stream import IsStreamType, Stream, StreamOptions
 from cuda.core._utils.cuda_utils import ComputeCapability
 from cuda.core.graph import GraphBuilder
 import cuda.core.system  # p5-system: to_system_device's result
+from cuda.core.texture import (MipmappedArray, MipmappedArrayOptions, OpaqueArray, OpaqueArrayOptions,
+                               ResourceDescriptor, SurfaceObject, TextureObject, TextureObjectOptions)
 
 __all__ = ['Device']
 
@@ -523,11 +525,13 @@ class Device:
         """Wait until all work of the current context has completed."""
     def create_graph_builder(self) -> GraphBuilder:
         """A new GraphBuilder on a new stream of this device (closed with the builder)."""
-    def create_opaque_array(self, options: Any) -> NoReturn:
-        """A new OpaqueArray; cuda.core.texture is not available yet."""
-    def create_mipmapped_array(self, options: Any) -> NoReturn:
-        """A new MipmappedArray; cuda.core.texture is not available yet."""
-    def create_texture_object(self, *, resource: Any, options: Any = None) -> NoReturn:
-        """A new TextureObject over ``resource``; cuda.core.texture is not available yet."""
-    def create_surface_object(self, *, resource: Any) -> NoReturn:
-        """A new SurfaceObject over ``resource``; cuda.core.texture is not available yet."""
+    # cuda.core.texture
+    def create_opaque_array(self, options: OpaqueArrayOptions) -> OpaqueArray:
+        """A new OpaqueArray (a CUDA array) on the current context."""
+    def create_mipmapped_array(self, options: MipmappedArrayOptions) -> MipmappedArray:
+        """A new MipmappedArray on the current context."""
+    def create_texture_object(self, *, resource: ResourceDescriptor,
+                              options: TextureObjectOptions | None = None) -> TextureObject:
+        """A new TextureObject over ``resource``, sampling as ``options`` say."""
+    def create_surface_object(self, *, resource: ResourceDescriptor) -> SurfaceObject:
+        """A new SurfaceObject over ``resource`` (a surface-capable OpaqueArray)."""

@@ -717,21 +717,40 @@ class Device:
         from cuda.core.graph._graph_builder import GraphBuilder
         return GraphBuilder._init(new_stream(self._device_id), True)
 
+    # ---- cuda.core.texture: CUDA arrays, texture and surface objects --------------------
+    # Each imports its module at the call: import cuda.core must not import cuda.core.texture.
+
     def create_opaque_array(self, options):
-        """A new cuda.core.texture.OpaqueArray (a CUDA array) made with ``options``."""
-        raise _not_available("Device.create_opaque_array()", "cuda.core.texture (OpaqueArray)")
+        """A new cuda.core.texture.OpaqueArray (a CUDA array) on this device's current
+        context, allocated as ``options`` (an OpaqueArrayOptions) says. Needs set_current()
+        first."""
+        self._check_context_initialized()
+        from cuda.core.texture._array import _create_opaque_array
+        return _create_opaque_array(options)
 
     def create_mipmapped_array(self, options):
-        """A new cuda.core.texture.MipmappedArray made with ``options``."""
-        raise _not_available("Device.create_mipmapped_array()", "cuda.core.texture (MipmappedArray)")
+        """A new cuda.core.texture.MipmappedArray on this device's current context, allocated
+        as ``options`` (a MipmappedArrayOptions) says. Needs set_current() first."""
+        self._check_context_initialized()
+        from cuda.core.texture._mipmapped_array import _create_mipmapped_array
+        return _create_mipmapped_array(options)
 
     def create_texture_object(self, *, resource, options=None):
-        """A new cuda.core.texture.TextureObject over ``resource``, sampled as ``options`` say."""
-        raise _not_available("Device.create_texture_object()", "cuda.core.texture (TextureObject)")
+        """A new cuda.core.texture.TextureObject over ``resource`` (a ResourceDescriptor),
+        sampling as ``options`` (a TextureObjectOptions; None: the defaults) says. Needs
+        set_current() first."""
+        self._check_context_initialized()
+        from cuda.core.texture._texture import _create_texture_object
+        return _create_texture_object(resource, options)
 
     def create_surface_object(self, *, resource):
-        """A new cuda.core.texture.SurfaceObject over ``resource``."""
-        raise _not_available("Device.create_surface_object()", "cuda.core.texture (SurfaceObject)")
+        """A new cuda.core.texture.SurfaceObject over ``resource`` (a ResourceDescriptor of an
+        OpaqueArray made with is_surface_load_store=True). Needs set_current() first."""
+        self._check_context_initialized()
+        from cuda.core.texture._surface import _create_surface_object
+        return _create_surface_object(resource)
+
+    # ---- end of cuda.core.texture ---------------------------------------------------------
 
 
 def _thread_devices() -> list:

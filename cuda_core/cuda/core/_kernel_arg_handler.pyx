@@ -33,6 +33,7 @@ cdef enum ArgKind:
     KIND_RAW_BYTES = 6   # numpy scalar or ctypes scalar/pointer: its own bytes (buffer protocol)
     KIND_VIEW = 7        # cuda.core.utils.StridedMemoryView: its data pointer
     KIND_CONDITION = 8   # cuda.core.graph.GraphCondition: its CUgraphConditionalHandle (64 bits)
+    KIND_TEXTURE = 9     # cuda.core.texture TextureObject/SurfaceObject: its CUtexObject/CUsurfObject (64 bits)
 
 # type -> ArgKind, filled on first sight of each type.
 cdef dict _kind_of_type = {}
@@ -57,6 +58,8 @@ cdef int _classify(type arg_type) except -1:
         kind = KIND_VIEW
     elif _is_graph_condition_type(arg_type):
         kind = KIND_CONDITION
+    elif _is_texture_type(arg_type):
+        kind = KIND_TEXTURE
     _kind_of_type[arg_type] = kind
     return kind
 
@@ -82,6 +85,15 @@ cdef bint _is_graph_condition_type(type arg_type) except -1:
     import sys
     graphs = sys.modules.get("cuda.core.graph._graph_definition")  # a condition means it is imported
     return graphs is not None and issubclass(arg_type, graphs.GraphCondition)
+
+
+cdef bint _is_texture_type(type arg_type) except -1:
+    import sys
+    # A texture or surface object means its module is imported already.
+    textures = sys.modules.get("cuda.core.texture._texture")
+    surfaces = sys.modules.get("cuda.core.texture._surface")
+    return (textures is not None and issubclass(arg_type, textures.TextureObject)) or \
+        (surfaces is not None and issubclass(arg_type, surfaces.SurfaceObject))
 
 
 cdef bint _is_ctypes_scalar_type(type arg_type) except -1:
@@ -160,6 +172,13 @@ cdef size_t _pack_one(Py_ssize_t index, object arg, uint8_t* out) except 0:
         pointer = <cydriver.CUdeviceptr>int(arg.handle)
         memcpy(out, &pointer, sizeof(pointer))
         return sizeof(pointer)
+    if kind == KIND_TEXTURE:
+        # The device code's cudaTextureObject_t / cudaSurfaceObject_t (an unsigned long long).
+        pointer = <cydriver.CUdeviceptr>int(arg.handle)
+        if pointer == 0:
+            raise RuntimeError(f"kernel argument {index}: the {type(arg).__name__} is closed")
+        memcpy(out, &pointer, sizeof(pointer))
+        return sizeof(pointer)
     if kind == KIND_INT:
         try:
             integer = PyLong_AsLongLong(arg)
@@ -183,8 +202,8 @@ cdef size_t _pack_one(Py_ssize_t index, object arg, uint8_t* out) except 0:
     if kind == KIND_RAW_BYTES:
         return _copy_scalar_bytes(index, arg, out)
     raise TypeError(f"kernel argument {index} has unsupported type {type(arg).__module__}.{type(arg).__qualname__}: "
-                    "pass a cuda.core Buffer or StridedMemoryView, a numpy scalar (e.g. numpy.float32(x)), a ctypes "
-                    "scalar or pointer, or a Python bool, int, float or complex")
+                    "pass a cuda.core Buffer, StridedMemoryView, TextureObject or SurfaceObject, a numpy scalar "
+                    "(e.g. numpy.float32(x)), a ctypes scalar or pointer, or a Python bool, int, float or complex")
 
 
 cdef size_t _copy_scalar_bytes(Py_ssize_t index, object arg, uint8_t* out) except 0:
