@@ -1,6 +1,6 @@
 """Type stub of cuda.core._graphics: OpenGL buffers and images registered for CUDA access."""
 
-from typing import Sequence
+from typing import Sequence, final
 
 from typing_extensions import disjoint_base
 
@@ -45,7 +45,7 @@ class GraphicsResource:
         """The same as handle."""
     def __repr__(self) -> str: ...
 
-@disjoint_base
+@final
 class _MappedGraphicsMemory(MemoryResource):
     def __init__(self, resource: GraphicsResource, device_id: int) -> None: ...
     def deallocate(self, ptr: object, size: object, *, stream: object) -> None: ...
