@@ -21,10 +21,9 @@ def test_names_at_the_top_level(cuda_core) -> None:
     assert _device_resources.__all__ == ["DeviceResources", "SMResource", "SMResourceOptions", "WorkqueueResource",
                                          "WorkqueueResourceOptions"]
     assert _graphics.__all__ == ["GraphicsResource"]
-    for name in (*_device_resources.__all__, *_graphics.__all__):
-        assert name in cuda_core.__all__ and getattr(cuda_core, name) is getattr(_device_resources if name !=
-                                                                                  "GraphicsResource" else _graphics,
-                                                                                  name)
+    for module in (_device_resources, _graphics):
+        for name in module.__all__:
+            assert name in cuda_core.__all__ and getattr(cuda_core, name) is getattr(module, name)
 
 
 def test_option_dataclasses_match_nvidia(cuda_core) -> None:
