@@ -98,11 +98,15 @@ def main(argv: list[str] | None = None) -> int:
         for name, sources in modules.items()
     ]
     jobs = os.cpu_count() or 1
+    # Device resources: Meson's choice of _compat/resources/ by the headers' and bindings' minor.
+    bindings_minor = tuple(int(part) for part in bindings.version.split(".")[:2])
+    resources = "cuda13_1" if toolkit.cuda_version >= 13010 and bindings_minor >= (13, 1) else "before13_1"
     ext_modules = cythonize(
         extensions,
         nthreads=jobs,
         build_dir=str(REPO_ROOT / "build" / f"cython-cu{major}"),
-        include_path=[str(PACKAGE_ROOT), str(CORE / "_compat" / f"cu{major}"), bindings.pxd_root],
+        include_path=[str(PACKAGE_ROOT), str(CORE / "_compat" / f"cu{major}"),
+                      str(CORE / "_compat" / "resources" / resources), bindings.pxd_root],
         compile_time_env={"CUDA_CORE_BUILD_MAJOR": major},
         compiler_directives={"language_level": 3, "linetrace": args.coverage},
         force=force,

@@ -32,11 +32,13 @@ _check_bindings_major()
 # The public names, module by module, as NVIDIA's cuda.core 1.2 lays them out: each module's
 # __all__ is what it contributes here.
 from cuda.core import system  # noqa: E402
-from cuda.core import (_context, _device, _event, _host, _launch_config, _launcher, _memory, _module,  # noqa: E402
-                       _stream)
+from cuda.core import (_context, _device, _device_resources, _event, _graphics, _host,  # noqa: E402
+                       _launch_config, _launcher, _memory, _module, _stream)
 from cuda.core._context import *  # noqa: E402,F403
 from cuda.core._device import *  # noqa: E402,F403
+from cuda.core._device_resources import *  # noqa: E402,F403
 from cuda.core._event import *  # noqa: E402,F403
+from cuda.core._graphics import *  # noqa: E402,F403
 from cuda.core._host import *  # noqa: E402,F403
 from cuda.core._launch_config import *  # noqa: E402,F403
 from cuda.core._launcher import *  # noqa: E402,F403
@@ -74,6 +76,7 @@ def __dir__() -> list[str]:
 
 
 __version__ = _build_info.version
-__all__ = [*_context.__all__, *_device.__all__, *_event.__all__, *_host.__all__, *_launch_config.__all__,
-           *_launcher.__all__, *_memory.__all__, *_module.__all__, *_stream.__all__,
+__all__ = [*_context.__all__, *_device.__all__, *_device_resources.__all__, *_event.__all__, *_graphics.__all__,
+           *_host.__all__, *_launch_config.__all__, *_launcher.__all__, *_memory.__all__, *_module.__all__,
+           *_stream.__all__,
            *(name for names in _LAZY_MODULES.values() for name in names)]

@@ -2,6 +2,24 @@
 cimport cuda.bindings.cydriver as cydriver
 
 
+# ---- Green contexts (device resources) ----
+
+# The owner of one CUgreenCtx, destroyed when the last holder lets go: every Context over
+# it and every stream made on it holds this, so closing a Context leaves them working.
+cdef class GreenContext:
+    cdef:
+        cydriver.CUgreenCtx _handle
+        cydriver.CUcontext _context    # the green context as a CUcontext (cuCtxFromGreenCtx)
+        int _device_id
+        object __weakref__
+
+
+# A new owning Context over the green context ``handle`` of device ``device_id``.
+cdef Context green_context_from_handle(cydriver.CUgreenCtx handle, int device_id)
+
+# ---- end of green contexts ----
+
+
 cdef class Context:
     cdef:
         # The CUcontext, kept after close() so that hash() stays stable.
@@ -9,6 +27,8 @@ cdef class Context:
         int _device_id
         bint _closed
         bint _is_green
+        # A green context's GreenContext (what owns its CUgreenCtx); None for other contexts.
+        GreenContext _green
         object __weakref__
 
     cpdef close(self)

@@ -2,17 +2,21 @@
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
-
 from typing_extensions import disjoint_base
 
 import cuda.bindings.driver
-from cuda.core._stream import StreamOptions
+from cuda.core._device_resources import DeviceResources, SMResource, WorkqueueResource
+from cuda.core._stream import Stream, StreamOptions
 
 __all__ = ['Context', 'ContextOptions']
-# NVIDIA's SMResource | WorkqueueResource items: the device-resource API is not in this
-# cuda.core yet, so resources() and create_stream() raise (NoReturn).
-DeviceResourcesType = Sequence[Any]
+DeviceResourcesType = Sequence[SMResource | WorkqueueResource]
+
+# ---- Green contexts (device resources) ----
+@disjoint_base
+class GreenContext:
+    """The owner of one CUgreenCtx, made by Device.create_context()."""
+    def __init__(self, *args, **kwargs) -> None: ...
+# ---- end of green contexts ----
 
 @disjoint_base
 class Context:
@@ -32,12 +36,12 @@ class Context:
     def is_green(self) -> bool:
         """Whether this is a green context, made from device resources."""
     @property
-    def resources(self) -> NoReturn:
+    def resources(self) -> DeviceResources:
         """The hardware resources provisioned for this context."""
-    def create_stream(self, options: StreamOptions | None = None) -> NoReturn:
+    def create_stream(self, options: StreamOptions | None = None) -> Stream:
         """A new stream bound to this green context."""
     def close(self):
-        """Release this context (destroy one cuda.core made, forget a wrapped one)."""
+        """Release this context wrapper (a green context goes once nothing holds it)."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __repr__(self) -> str: ...

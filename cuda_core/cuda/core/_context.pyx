@@ -1,10 +1,13 @@
 """cuda.core Context and ContextOptions: CUDA contexts as Device and Stream hand them out."""
 
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 cimport cython
 cimport cuda.bindings.cydriver as cydriver
+from cuda.core._stream cimport new_green_stream
+from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
 
 __all__ = ['Context', 'ContextOptions']
 
@@ -56,25 +59,39 @@ cdef class Context:
 
     @property
     def resources(self):
-        """The hardware resources (SMs, work queues) provisioned for this context."""
+        """The hardware resources (SMs, work queues) provisioned for this context: a green
+        context's own partition, or the whole device's for a primary context."""
         Context_check_open(self)
-        raise NotImplementedError("Context.resources needs cuda.core's device-resource API (DeviceResources, "
-                                  "SMResource, WorkqueueResource), which this cuda.core does not have yet")
+        from cuda.core._device_resources import _context_resources
+        return _context_resources(self)
 
     def create_stream(self, options=None):
-        """A new stream bound to this green context. Primary and other contexts make
-        streams with Device.create_stream()."""
+        """A new stream bound to this green context, without making it current (green
+        contexts' streams are non-blocking). Primary and other contexts make streams with
+        Device.create_stream()."""
         Context_check_open(self)
         if not self._is_green:
             raise RuntimeError("Context.create_stream() is only supported on green contexts; "
                                "use Device.create_stream() for this context")
-        raise NotImplementedError("streams of green contexts are not available in this cuda.core yet")
+        return new_green_stream(self._green, self._green._handle, self._green._context, self._device_id, options)
 
     cpdef close(self):
-        """Release this wrapper: afterwards ``handle`` is None and ``is_closed`` True. The
-        driver context itself (a primary context, or one wrapped from a handle) belongs to
-        the driver or to whoever made it, and stays. Idempotent."""
+        """Release this wrapper: afterwards ``handle`` is None and ``is_closed`` True.
+        A green context is destroyed once no Context or stream holds it any more; closing
+        one that is current on this thread is an error. Other driver contexts (a primary
+        context, one wrapped from a handle) belong to the driver or to whoever made them,
+        and stay. Idempotent."""
+        cdef cydriver.CUcontext current = NULL
+        if self._closed:
+            return
+        if self._green is not None:
+            with nogil:
+                HANDLE_RETURN(cydriver.cuCtxGetCurrent(&current))
+            if current == Context_handle(self):
+                raise RuntimeError("cannot close a green context while it is current on this thread: make "
+                                   "another context current first (device.set_current(previous))")
         self._closed = True
+        self._green = None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Context):
@@ -95,7 +112,46 @@ cdef Context context_from_address(size_t context, int device_id):
     wrapped._device_id = device_id
     wrapped._closed = False
     wrapped._is_green = False
+    # A green context made here (e.g. a green stream's context) is green again, and held.
+    cdef GreenContext green = _green_contexts.get(context) if context else None
+    if green is not None:
+        wrapped._green = green
+        wrapped._is_green = True
     return wrapped
+
+
+# ---- Green contexts (device resources) ----
+
+# CUcontext address -> the live GreenContext made here, so that Stream.context and
+# Event.context know a green context again (while anything holds it).
+_green_contexts = weakref.WeakValueDictionary()
+
+
+@cython.auto_pickle(False)
+cdef class GreenContext:
+    """The owner of one CUgreenCtx (made by Device.create_context), destroyed with it."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        raise RuntimeError("GreenContext objects are made by Device.create_context()")
+
+    def __dealloc__(self):
+        # Errors are ignored: at interpreter exit the driver may be gone already.
+        if self._handle != NULL:
+            cydriver.cuGreenCtxDestroy(self._handle)
+            self._handle = NULL
+
+
+cdef Context green_context_from_handle(cydriver.CUgreenCtx handle, int device_id):
+    """Take ownership of ``handle`` (on error too: it is then destroyed) and wrap it."""
+    cdef GreenContext green = GreenContext.__new__(GreenContext)
+    green._handle = handle
+    green._device_id = device_id
+    with nogil:
+        HANDLE_RETURN(cydriver.cuCtxFromGreenCtx(&green._context, handle))
+    _green_contexts[<size_t>green._context] = green
+    return context_from_address(<size_t>green._context, device_id)
+
+# ---- end of green contexts ----
 
 
 @dataclass

@@ -3,12 +3,13 @@
 from typing import NoReturn
 
 from cuda.core._context import Context, ContextOptions
+from cuda.core._device_resources import DeviceResources
 from cuda.core._event import Event, EventOptions
 from cuda.core._memory._buffer import Buffer, MemoryResource
 from cuda.core._stream import IsStreamType, Stream, StreamOptions
 from cuda.core._utils.cuda_utils import ComputeCapability
 from cuda.core.graph import GraphBuilder
-import cuda.core.system  # p5-system: to_system_device's result
+import cuda.core.system
 from cuda.core.texture import (MipmappedArray, MipmappedArrayOptions, OpaqueArray, OpaqueArrayOptions,
                                ResourceDescriptor, SurfaceObject, TextureObject, TextureObjectOptions)
 
@@ -462,11 +463,8 @@ class Device:
         """Every device the driver sees, in ordinal order."""
     @classmethod
     def _get_all_devices_from_cuda_driver(cls): ...
-    def to_system_device(self) -> cuda.core.system.Device:  # p5-system
+    def to_system_device(self) -> cuda.core.system.Device:
         """The cuda.core.system.Device (NVML's view) of this device; needs NVML support."""
-    # NoReturn here and below: what NVIDIA's returns (DeviceResources, cuda.core.texture
-    # objects) is not in this cuda.core yet, and these raise NotImplementedError naming
-    # what is missing.
     @property
     def device_id(self) -> int:
         """The device ordinal."""
@@ -484,9 +482,11 @@ class Device:
     @property
     def properties(self) -> DeviceProperties:
         """The device's attributes, read lazily."""
+    # ---- Green contexts (device resources) ----
     @property
-    def resources(self) -> NoReturn:
-        """The device's hardware resources, for green contexts."""
+    def resources(self) -> DeviceResources:
+        """The device's hardware resources (SMs, work queues), for green contexts."""
+    # ---- end of green contexts ----
     @property
     def compute_capability(self) -> ComputeCapability:
         """The compute capability as a named tuple (major, minor)."""
@@ -513,8 +513,8 @@ class Device:
     def set_current(self, ctx: Context | None = None) -> Context | None:
         """Make this device (its primary context, or ``ctx``) current; with ``ctx``, return the
         context it replaced."""
-    def create_context(self, options: ContextOptions | None = None) -> NoReturn:
-        """A new green context made of ``options.resources``; not available yet."""
+    def create_context(self, options: ContextOptions | None = None) -> Context:
+        """A new green context made of ``options.resources`` (not made current)."""
     def create_stream(self, obj: IsStreamType | None = None, options: StreamOptions | None = None) -> Stream:
         """A new stream, or a Stream over the foreign stream ``obj``."""
     def create_event(self, options: EventOptions | None = None) -> Event:

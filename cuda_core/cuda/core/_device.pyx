@@ -541,11 +541,15 @@ class Device:
             self._properties = DeviceProperties._init(self._device_id)
         return self._properties
 
+    # ---- Green contexts (device resources) ----
     @property
     def resources(self):
-        """The device's hardware resources (SMs, work queues), for green contexts."""
-        raise _not_available("Device.resources",
-                             "cuda.core's device-resource API (DeviceResources, SMResource, WorkqueueResource)")
+        """The device's hardware resources (SMs, work queues): what green contexts are made of."""
+        if self._resources is None:
+            from cuda.core._device_resources import _device_resources
+            self._resources = _device_resources(self._device_id)
+        return self._resources
+    # ---- end of green contexts ----
 
     @property
     def compute_capability(self) -> ComputeCapability:
@@ -674,8 +678,10 @@ class Device:
         if options.resources is None:
             raise ValueError("ContextOptions.resources must be provided: a green context is made of "
                              "device resources (e.g. from Device.resources)")
-        raise _not_available("Device.create_context()",
-                             "green contexts and cuda.core's device-resource API (DeviceResources, SMResource)")
+        # ---- Green contexts (device resources) ----
+        from cuda.core._device_resources import _create_green_context
+        return _create_green_context(self._device_id, options.resources)
+        # ---- end of green contexts ----
 
     def create_stream(self, obj=None, options=None):
         """A new stream on this device's current context, made with StreamOptions ``options``;

@@ -10,7 +10,8 @@ cdef class Stream:
     cdef bint _priority_known
     cdef bint _owned                   # made here: close() destroys it
     cdef bint _closed
-    cdef object _foreign               # keeps a wrapped foreign stream's owner alive
+    cdef object _foreign               # keeps what the stream needs alive: a foreign stream's owner,
+                                       # or the GreenContext of a green context's stream
     cdef object __weakref__
 
     # The CUstream, or a RuntimeError once the stream is closed.
@@ -34,3 +35,11 @@ cpdef Stream Stream_accept(arg, bint allow_stream_protocol=*)
 
 # ``obj`` itself if it is a Stream, else a non-owning Stream over its ``__cuda_stream__``.
 cpdef Stream as_stream(object obj, int device_id=*)
+
+
+# ---- Green contexts (device resources) ----
+# A new owned non-blocking stream on the green context ``green`` (``context`` as a CUcontext)
+# of device ``device_id``, made with StreamOptions ``options``; it holds ``owner`` (the
+# GreenContext) alive. What Context.create_stream() returns.
+cdef Stream new_green_stream(object owner, cydriver.CUgreenCtx green, cydriver.CUcontext context,
+                             int device_id, object options)

@@ -8,6 +8,7 @@ from typing_extensions import disjoint_base
 import cuda.bindings.driver
 from cuda.core._context import Context
 from cuda.core._device import Device
+from cuda.core._device_resources import DeviceResources
 from cuda.core._event import Event, EventOptions
 from cuda.core.graph import GraphBuilder
 
@@ -63,8 +64,8 @@ class Stream:
     @property
     def context(self) -> Context: ...
     @property
-    def resources(self) -> Any:
-        """Not in this build yet (needs green contexts): raises NotImplementedError."""
+    def resources(self) -> DeviceResources:
+        """The hardware resources provisioned for the stream's context."""
     @staticmethod
     def from_handle(handle) -> Stream:
         """A non-owning Stream over the CUstream at address ``handle``."""

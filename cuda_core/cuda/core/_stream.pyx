@@ -294,9 +294,9 @@ cdef class Stream:
 
     @property
     def resources(self):
-        """The hardware resources of the stream's context (not in this build yet)."""
-        raise NotImplementedError("Stream.resources needs device resources (green contexts), which this "
-                                  "cuda.core build does not have yet")
+        """The hardware resources provisioned for the stream's context: a green context's
+        partition, or the whole device's."""
+        return self.context.resources
 
     def sync(self) -> None:
         """Wait until all work queued on the stream has completed."""
@@ -309,7 +309,7 @@ cdef class Stream:
         and return it: it completes once all work queued before it has."""
         cdef cydriver.CUstream handle = self._live_handle()
         if event is None:
-            event = new_event(options, self._current_device_id())
+            event = _new_event_in_context(self, options)
         elif not isinstance(event, Event):
             raise TypeError(f"event must be an Event or None, got {type(event).__name__}")
         elif (<Event>event)._ipc:  # its descriptor names one recording; NVIDIA's message, matched whole
@@ -356,10 +356,12 @@ cdef class Stream:
         if self._closed:
             return
         self._closed = True
-        self._foreign = None
-        if self._owned and self._handle != NULL:
-            with nogil:
-                HANDLE_RETURN(cydriver.cuStreamDestroy(self._handle))
+        try:
+            if self._owned and self._handle != NULL:
+                with nogil:
+                    HANDLE_RETURN(cydriver.cuStreamDestroy(self._handle))
+        finally:
+            self._foreign = None  # after the destroy: it may hold the stream's green context
 
     def __dealloc__(self):
         # Errors are ignored: at interpreter exit the driver may be gone already.
@@ -383,6 +385,28 @@ cdef class Stream:
                 context = 0  # e.g. a default stream with no current context: repr must not fail
         cdef size_t handle = 0 if self._closed else <size_t>self._handle
         return f"<Stream handle={handle:#x} context={context:#x}>"
+
+
+cdef Event _new_event_in_context(Stream stream, object options):
+    """A new event in the stream's own context, made current around the creation when it
+    is not (a green context's stream): an event records only on streams of its context."""
+    cdef cydriver.CUcontext context = NULL
+    cdef cydriver.CUcontext current = NULL
+    cdef cydriver.CUcontext popped = NULL
+    if not _is_default_handle(stream._live_handle()):
+        stream._resolve()
+        context = stream._context
+        with nogil:
+            HANDLE_RETURN(cydriver.cuCtxGetCurrent(&current))
+    if context == NULL or context == current:
+        return new_event(options, stream._current_device_id())
+    with nogil:
+        HANDLE_RETURN(cydriver.cuCtxPushCurrent(context))
+    try:
+        return new_event(options, stream._device_id)
+    finally:
+        with nogil:
+            HANDLE_RETURN(cydriver.cuCtxPopCurrent(&popped))
 
 
 cdef int _wait_event(cydriver.CUstream stream, cydriver.CUevent event) except -1:
@@ -451,3 +475,36 @@ def new_stream(int device_id, options=None) -> Stream:
     """A new stream on the current context for device ``device_id``, made with
     ``options`` (a StreamOptions, a dict of its fields, or None): Device.create_stream."""
     return _create(Stream, options, device_id, None)
+
+
+# ---- Green contexts (device resources) ----
+
+cdef Stream new_green_stream(object owner, cydriver.CUgreenCtx green, cydriver.CUcontext context,
+                             int device_id, object options):
+    """A new owned stream on a green context (Context.create_stream), holding ``owner``."""
+    options = _stream_options(options)
+    if not options.nonblocking:
+        raise ValueError("streams of a green context must be non-blocking: use StreamOptions(nonblocking=True)")
+    cdef cydriver.CUcontext popped = NULL
+    cdef cydriver.CUstream handle = NULL
+    cdef int priority
+    # The priority range is the current context's: the green context's, pushed for the query.
+    with nogil:
+        HANDLE_RETURN(cydriver.cuCtxPushCurrent(context))
+    try:
+        priority = _checked_priority(options.priority)
+    finally:
+        with nogil:
+            HANDLE_RETURN(cydriver.cuCtxPopCurrent(&popped))
+    with nogil:
+        HANDLE_RETURN(cydriver.cuGreenCtxStreamCreate(&handle, green, cydriver.CU_STREAM_NON_BLOCKING, priority))
+    cdef Stream stream = _new_stream_object(Stream, handle, True)
+    stream._context = context
+    stream._device_id = device_id
+    stream._nonblocking = 1
+    stream._priority = priority
+    stream._priority_known = True
+    stream._foreign = owner
+    return stream
+
+# ---- end of green contexts ----

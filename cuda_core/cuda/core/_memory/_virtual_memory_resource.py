@@ -53,6 +53,22 @@ _ALLOCATION = {
 }
 
 
+class _DriverMembers:
+    """A class attribute holding one of the tables above as {option value: driver enum member},
+    built at first access: importing cuda.core leaves cuda.bindings.driver unloaded."""
+
+    def __init__(self, table: dict) -> None:
+        self._table = table
+        self._members: dict | None = None
+
+    def __get__(self, instance: object, owner: type | None = None) -> dict:
+        if self._members is None:
+            driver = _driver()
+            self._members = {key: getattr(getattr(driver, enum_name), member)
+                             for key, (enum_name, member) in self._table.items() if key is not None}
+        return self._members
+
+
 def _driver() -> Any:
     from cuda.bindings import driver
     return driver
@@ -113,6 +129,12 @@ class VirtualMemoryResourceOptions:
     peers: Iterable[int] = field(default_factory=tuple)
     self_access: VirtualMemoryAccessType = VirtualMemoryAccessType.READ_WRITE
     peer_access: VirtualMemoryAccessType = VirtualMemoryAccessType.READ_WRITE
+
+    # Each option enum's driver members, as NVIDIA's class attributes of these names (its enum
+    # coverage test reads them); not dataclass fields, having no annotation.
+    _access_flags = _DriverMembers(_ACCESS)
+    _handle_types = _DriverMembers(_HANDLE)
+    _granularity = _DriverMembers(_GRANULARITY)
 
     @staticmethod
     def _access_to_flags(spec: VirtualMemoryAccessType | None) -> int:

@@ -1,0 +1,57 @@
+# Device resources with CUDA 13.1+ headers and cuda-bindings 13.1+: structured SM splits
+# (cuDevSmResourceSplit with per-group parameters), SM resource flags, workqueue resources.
+# Meson puts this directory, or ../before13_1, on Cython's include path by the headers' and
+# cuda-bindings' minor; each difference is one function here and one there, and nowhere else.
+
+cdef inline str compat_needs_13_1(str what):
+    return f"{what} needs CUDA 13.1+"  # never raised in this build: 13.1's headers have it all
+
+
+cdef inline unsigned int compat_sm_flags(const cydriver.CUdevResource* resource) noexcept nogil:
+    return resource.sm.flags
+
+
+cdef inline int compat_check_split(list counts, list coscheduled, list preferred, list backfill) except -1:
+    return 0  # cuDevSmResourceSplit takes every SMResourceOptions field, group by group
+
+
+cdef inline cydriver.CUresult compat_sm_split(
+        cydriver.CUdevResource* result, unsigned int* groups, const cydriver.CUdevResource* input,
+        cydriver.CUdevResource* remainder, const unsigned int* counts, const unsigned int* coscheduled,
+        const unsigned int* preferred, const bint* backfill) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # One zero-initialized CU_DEV_SM_RESOURCE_GROUP_PARAMS per group; a count of 0 discovers.
+    cdef vector[cydriver.CU_DEV_SM_RESOURCE_GROUP_PARAMS] params
+    cdef cydriver.CU_DEV_SM_RESOURCE_GROUP_PARAMS entry
+    cdef unsigned int i
+    memset(&entry, 0, sizeof(entry))
+    params.assign(groups[0], entry)
+    for i in range(groups[0]):
+        params[i].smCount = counts[i]
+        params[i].coscheduledSmCount = coscheduled[i]
+        params[i].preferredCoscheduledSmCount = preferred[i]
+        params[i].flags = cydriver.CU_DEV_SM_RESOURCE_GROUP_BACKFILL if backfill[i] else 0
+    return cydriver.cuDevSmResourceSplit(result, groups[0], input, remainder, 0, params.data())
+
+
+cdef inline int compat_workqueue_types(cydriver.CUdevResourceType* config_type,
+                                       cydriver.CUdevResourceType* queue_type) except -1:
+    config_type[0] = cydriver.CU_DEV_RESOURCE_TYPE_WORKQUEUE_CONFIG
+    queue_type[0] = cydriver.CU_DEV_RESOURCE_TYPE_WORKQUEUE
+    return 0
+
+
+cdef inline dict compat_workqueue_scopes():
+    # WorkqueueSharingScopeType value -> CUdevWorkqueueConfigScope.
+    return {"device_ctx": cydriver.CU_WORKQUEUE_SCOPE_DEVICE_CTX,
+            "green_ctx_balanced": cydriver.CU_WORKQUEUE_SCOPE_GREEN_CTX_BALANCED}
+
+
+cdef inline void compat_workqueue_read(const cydriver.CUdevResource* config, int* scope,
+                                       unsigned int* limit) noexcept nogil:
+    scope[0] = <int>config.wqConfig.sharingScope
+    limit[0] = config.wqConfig.wqConcurrencyLimit
+
+
+cdef inline void compat_workqueue_write(cydriver.CUdevResource* config, int scope, unsigned int limit) noexcept nogil:
+    config.wqConfig.sharingScope = <cydriver.CUdevWorkqueueConfigScope>scope
+    config.wqConfig.wqConcurrencyLimit = limit
