@@ -4,6 +4,8 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 from cuda.core._device import Device
 
 __all__ = ['TensorMapDescriptor', 'TensorMapDescriptorOptions']
@@ -82,9 +84,10 @@ class TensorMapDescriptorOptions:
     oob_fill: TensorMapOOBFill = TensorMapOOBFill.NONE
     def __post_init__(self) -> None: ...
 
+@disjoint_base
 class TensorMapDescriptor:
     """A TMA tensor map (the driver's 128-byte ``CUtensorMap``), passed to kernels by value."""
-    def __init__(self) -> None: ...
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     @property
     def device(self) -> Device | None: ...
     @property

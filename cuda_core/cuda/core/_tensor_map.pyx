@@ -406,7 +406,7 @@ cdef class TensorMapDescriptor:
     def __cinit__(self):
         self._device_id = -1
 
-    def __init__(self):
+    def __init__(self, *args, **kwargs):
         raise RuntimeError("TensorMapDescriptor cannot be instantiated directly: use "
                            "StridedMemoryView.as_tensor_map(box_dim=...)")
 
