@@ -24,8 +24,8 @@ __device__ void wait_phase0(unsigned barrier) {
     unsigned done = 0;
     while (!done) {
         asm volatile("{\n\t.reg .pred p;\n\t"
-                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n\t"
-                     "selp.u32 %0, 1, 0, p;\n\t}" : "=r"(done) : "r"(barrier) : "memory");
+                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+                     "selp.u32 %0, 1, 0, p;\n\t}" : "=r"(done) : "r"(barrier), "r"(0u) : "memory");
     }
 }
 
