@@ -52,7 +52,9 @@ from cuda.core._utils.cuda_utils import CUDAError, DriverNotFoundError, NVRTCErr
 # Imported at first use: _program loads cuda.bindings' NVRTC layer and cuda.pathfinder, a third of
 # the import time, which code that never compiles need not pay; _linker loads cuda.bindings'
 # nvJitLink layer. Each entry's names are its __all__.
-_LAZY_MODULES = {"_program": ("Program", "ProgramOptions"), "_linker": ("Linker", "LinkerOptions")}
+_LAZY_MODULES = {"_program": ("Program", "ProgramOptions"), "_linker": ("Linker", "LinkerOptions"),
+                 # _tensor_map imports numpy, which import cuda.core does not.
+                 "_tensor_map": ("TensorMapDescriptor", "TensorMapDescriptorOptions")}
 _LAZY_NAMES = {name: module for module, names in _LAZY_MODULES.items() for name in names}
 # Outside __all__, as in NVIDIA's 1.2.2: the graph builder's names at the top level, where
 # NVIDIA's 1.2.0 had them and code written for it (numba-cuda's driver) imports them from.

@@ -34,6 +34,7 @@ cdef enum ArgKind:
     KIND_VIEW = 7        # cuda.core.utils.StridedMemoryView: its data pointer
     KIND_CONDITION = 8   # cuda.core.graph.GraphCondition: its CUgraphConditionalHandle (64 bits)
     KIND_TEXTURE = 9     # cuda.core.texture TextureObject/SurfaceObject: its CUtexObject/CUsurfObject (64 bits)
+    KIND_TENSOR_MAP = 10 # cuda.core.TensorMapDescriptor: its 128-byte CUtensorMap, by value
 
 # type -> ArgKind, filled on first sight of each type.
 cdef dict _kind_of_type = {}
@@ -60,6 +61,8 @@ cdef int _classify(type arg_type) except -1:
         kind = KIND_CONDITION
     elif _is_texture_type(arg_type):
         kind = KIND_TEXTURE
+    elif _is_tensor_map_type(arg_type):
+        kind = KIND_TENSOR_MAP
     _kind_of_type[arg_type] = kind
     return kind
 
@@ -96,6 +99,24 @@ cdef bint _is_texture_type(type arg_type) except -1:
         (surfaces is not None and issubclass(arg_type, surfaces.SurfaceObject))
 
 
+# ---- tensor maps: 128 bytes, too wide for a slot, so the slot points at the descriptor's own
+# CUtensorMap (cuLaunchKernel copies parameter values at the call; the caller's args keep the
+# descriptor alive until then, a ParamHolder its kernel_args). ----
+
+cdef bint _is_tensor_map_type(type arg_type) except -1:
+    import sys
+    maps = sys.modules.get("cuda.core._tensor_map")  # a descriptor means its module is imported already
+    return maps is not None and issubclass(arg_type, maps.TensorMapDescriptor)
+
+
+cdef bint _tensor_map_slot(void** slot, object arg) except -1:
+    """Point ``slot`` at ``arg``'s encoded CUtensorMap if ``arg`` is a TensorMapDescriptor."""
+    if _kind(arg) != KIND_TENSOR_MAP:
+        return False
+    slot[0] = <void*><intptr_t>arg._tensor_map_address
+    return True
+
+
 cdef bint _is_ctypes_scalar_type(type arg_type) except -1:
     import ctypes
     return issubclass(arg_type, (ctypes._SimpleCData, ctypes._Pointer)) and \
@@ -122,8 +143,11 @@ cdef int pack_arguments(PackedArgs* packed, tuple args, tuple sizes) except -1:
     if packed.slots == NULL or packed.values == NULL:
         raise MemoryError()
     for index in range(count):
-        packed.slots[index] = packed.values + offset
-        size = _pack_one(index, args[index], packed.values + offset)
+        if _tensor_map_slot(&packed.slots[index], args[index]):
+            size = sizeof(cydriver.CUtensorMap)
+        else:
+            packed.slots[index] = packed.values + offset
+            size = _pack_one(index, args[index], packed.values + offset)
         if size < <size_t>sizes[index]:
             # The driver would read past the value: garbage in the parameter's upper bytes.
             # Wider values are fine (the driver takes the low bytes), as in NVIDIA's cuda.core.
@@ -132,7 +156,8 @@ cdef int pack_arguments(PackedArgs* packed, tuple args, tuple sizes) except -1:
         if size == 8 and <size_t>sizes[index] == 4 and type(args[index]) is float:
             # A Python float for a float parameter: its value as a float, not a double's low bytes.
             _narrow_to_float(packed.values + offset)
-        offset = (offset + size + SLOT_ALIGN - 1) & ~(<size_t>SLOT_ALIGN - 1)
+        if packed.slots[index] == packed.values + offset:
+            offset = (offset + size + SLOT_ALIGN - 1) & ~(<size_t>SLOT_ALIGN - 1)
     return 0
 
 
@@ -202,8 +227,9 @@ cdef size_t _pack_one(Py_ssize_t index, object arg, uint8_t* out) except 0:
     if kind == KIND_RAW_BYTES:
         return _copy_scalar_bytes(index, arg, out)
     raise TypeError(f"kernel argument {index} has unsupported type {type(arg).__module__}.{type(arg).__qualname__}: "
-                    "pass a cuda.core Buffer, StridedMemoryView, TextureObject or SurfaceObject, a numpy scalar "
-                    "(e.g. numpy.float32(x)), a ctypes scalar or pointer, or a Python bool, int, float or complex")
+                    "pass a cuda.core Buffer, StridedMemoryView, TextureObject, SurfaceObject or TensorMapDescriptor, "
+                    "a numpy scalar (e.g. numpy.float32(x)), a ctypes scalar or pointer, or a Python bool, int, float "
+                    "or complex")
 
 
 cdef size_t _copy_scalar_bytes(Py_ssize_t index, object arg, uint8_t* out) except 0:
@@ -243,8 +269,9 @@ cdef class ParamHolder:
         if self._slots == NULL or self._values == NULL:
             raise MemoryError()
         for index in range(count):
-            self._slots[index] = self._values + index * SLOT_ALIGN
-            _pack_one(index, self.kernel_args[index], self._values + index * SLOT_ALIGN)
+            if not _tensor_map_slot(&self._slots[index], self.kernel_args[index]):
+                self._slots[index] = self._values + index * SLOT_ALIGN
+                _pack_one(index, self.kernel_args[index], self._values + index * SLOT_ALIGN)
         self.ptr = <intptr_t>self._slots
 
     def __dealloc__(self):
@@ -259,7 +286,11 @@ def _packed_arguments(*kernel_args) -> list[bytes]:
     cdef Py_ssize_t index
     cdef size_t size
     result = []
+    cdef void* tensor_map
     for index, arg in enumerate(kernel_args):
+        if _tensor_map_slot(&tensor_map, arg):
+            result.append((<uint8_t*>tensor_map)[:sizeof(cydriver.CUtensorMap)])
+            continue
         size = _pack_one(index, arg, slot)
         result.append(slot[:size])
     return result

@@ -9,6 +9,7 @@ from typing_extensions import CapsuleType, disjoint_base
 from cuda.core._layout import _StridedLayout
 from cuda.core._memory import Buffer
 from cuda.core._stream import Stream
+from cuda.core._tensor_map import TensorMapDescriptorOptions
 
 __all__ = ['StridedMemoryView', 'args_viewable_as_strided_memory']
 
@@ -61,7 +62,8 @@ class StridedMemoryView:
                   blocking: bool | None = None) -> None: ...
     def copy_to(self, other: StridedMemoryView, stream: Stream | None = None, allocator: object | None = None,
                 blocking: bool | None = None) -> None: ...
-    def as_tensor_map(self, box_dim: tuple[int, ...] | None = None, *, options: object | None = None,
+    def as_tensor_map(self, box_dim: tuple[int, ...] | None = None, *,
+                      options: TensorMapDescriptorOptions | None = None,
                       element_strides: tuple[int, ...] | None = None, data_type: object | None = None,
                       interleave: object | None = None, swizzle: object | None = None,
                       l2_promotion: object | None = None, oob_fill: object | None = None) -> object: ...

@@ -537,8 +537,13 @@ cdef class StridedMemoryView:
 
     def as_tensor_map(self, box_dim=None, *, options=None, element_strides=None, data_type=None, interleave=None,
                       swizzle=None, l2_promotion=None, oob_fill=None):
-        """A tiled TMA descriptor of this view: not supported by this cuda.core yet."""
-        raise NotImplementedError("tensor maps (TMA descriptors) are not supported by this cuda.core yet")
+        """A tiled TMA descriptor (cuda.core.TensorMapDescriptor) of this view, for sm_90+
+        kernels: ``box_dim`` and the other arguments one by one, or bundled as ``options``
+        (a TensorMapDescriptorOptions or a dict of its fields); None takes the default."""
+        from cuda.core._tensor_map import TensorMapDescriptor  # imports numpy: at first use
+        return TensorMapDescriptor._from_tiled(self, box_dim, options=options, element_strides=element_strides,
+                                               data_type=data_type, interleave=interleave, swizzle=swizzle,
+                                               l2_promotion=l2_promotion, oob_fill=oob_fill)
 
     def __dealloc__(self):
         release_imported(&self._imported)

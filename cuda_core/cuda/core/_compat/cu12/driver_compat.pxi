@@ -205,3 +205,20 @@ cdef inline cydriver.CUresult compat_capture_set_dependencies(
     # CUDA 12's cuStreamUpdateCaptureDependencies (v1) takes no edge data.
     return cydriver.cuStreamUpdateCaptureDependencies(stream, dependencies, count,
                                                       cydriver.CU_STREAM_SET_CAPTURE_DEPENDENCIES)
+
+
+# ---- tensor maps (cuda.core._tensor_map) ----
+
+# CUDA 12 builds have no im2col-wide encoding (callers check COMPAT_HAS_IM2COL_WIDE first).
+cdef enum:
+    COMPAT_HAS_IM2COL_WIDE = 0
+
+
+cdef inline cydriver.CUresult compat_tensor_map_encode_im2col_wide(
+        cydriver.CUtensorMap* tensor_map, cydriver.CUtensorMapDataType data_type, cydriver.cuuint32_t rank,
+        void* address, const cydriver.cuuint64_t* dims, const cydriver.cuuint64_t* strides, int lower_width,
+        int upper_width, cydriver.cuuint32_t channels, cydriver.cuuint32_t pixels,
+        const cydriver.cuuint32_t* element_strides, cydriver.CUtensorMapInterleave interleave, int mode,
+        cydriver.CUtensorMapSwizzle swizzle, cydriver.CUtensorMapL2promotion l2_promotion,
+        cydriver.CUtensorMapFloatOOBfill oob_fill) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    return cydriver.CUDA_ERROR_NOT_SUPPORTED

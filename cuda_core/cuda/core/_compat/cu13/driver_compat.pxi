@@ -170,3 +170,23 @@ cdef inline cydriver.CUresult compat_capture_set_dependencies(
     # CUDA 13's cuStreamUpdateCaptureDependencies takes edge data: NULL, the default edges.
     return cydriver.cuStreamUpdateCaptureDependencies(stream, dependencies, NULL, count,
                                                       cydriver.CU_STREAM_SET_CAPTURE_DEPENDENCIES)
+
+
+# ---- tensor maps (cuda.core._tensor_map) ----
+
+cdef enum:
+    COMPAT_HAS_IM2COL_WIDE = 1
+
+
+cdef inline cydriver.CUresult compat_tensor_map_encode_im2col_wide(
+        cydriver.CUtensorMap* tensor_map, cydriver.CUtensorMapDataType data_type, cydriver.cuuint32_t rank,
+        void* address, const cydriver.cuuint64_t* dims, const cydriver.cuuint64_t* strides, int lower_width,
+        int upper_width, cydriver.cuuint32_t channels, cydriver.cuuint32_t pixels,
+        const cydriver.cuuint32_t* element_strides, cydriver.CUtensorMapInterleave interleave, int mode,
+        cydriver.CUtensorMapSwizzle swizzle, cydriver.CUtensorMapL2promotion l2_promotion,
+        cydriver.CUtensorMapFloatOOBfill oob_fill) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    # Im2col-wide (CUtensorMapIm2ColWideMode) is a CUDA 13 API.
+    return cydriver.cuTensorMapEncodeIm2colWide(tensor_map, data_type, rank, address, dims, strides, lower_width,
+                                                upper_width, channels, pixels, element_strides, interleave,
+                                                <cydriver.CUtensorMapIm2ColWideMode>mode, swizzle, l2_promotion,
+                                                oob_fill)
