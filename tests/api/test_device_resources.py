@@ -227,9 +227,9 @@ def test_checkpoint_uuid_strings(cuda_core) -> None:
     uuid = checkpoint._uuid(driver, "00010203-0405-0607-0809-0a0b0c0d0e0f")
     assert uuid.bytes == bytes(range(16))
     assert checkpoint._uuid(driver, uuid) is uuid
-    with pytest.raises(ValueError, match="32 hex characters"):
+    with pytest.raises(ValueError, match="32 hex digits"):
         checkpoint._uuid(driver, "xyz")
-    with pytest.raises(ValueError, match="32 hex characters"):
+    with pytest.raises(ValueError, match="32 hex digits"):
         checkpoint._uuid(driver, "0011")
     with pytest.raises(TypeError, match="CUuuid objects or UUID strings"):
         checkpoint._uuid(driver, 5)

@@ -116,7 +116,8 @@ def _uuid(driver: Any, value: object) -> Any:
     except ValueError:
         raw = b""
     if len(raw) != 16:
-        raise ValueError(f"GPU UUID string must be 32 hex characters (with optional hyphens), got {value!r}")
+        raise ValueError(f"a GPU UUID is 16 bytes written as 32 hex digits (hyphens allowed, as in "
+                         f"Device.uuid), got {value!r}")
     uuid = driver.CUuuid()
     ctypes.memmove(uuid.getPtr(), raw, 16)  # CUuuid.bytes is read-only: fill the struct in place
     return uuid
