@@ -478,7 +478,7 @@ class Device:
 
     def to_system_device(self):
         """The :class:`cuda.core.system.Device` (NVML's view) of this device, matched by UUID."""
-        # p5-system: NVML is cuda.core.system's; without NVML bindings its error (ImportError and
+        # NVML is cuda.core.system's; without NVML bindings its error (ImportError and
         # NotImplementedError) says which cuda-bindings to install.
         from cuda.core.system._nvml_support import require_nvml
         require_nvml("cuda.core.Device.to_system_device()")
