@@ -11,4 +11,4 @@ cdef class TensorMapDescriptor:
     cdef object _repr_info                  # (encoding, rank, data type, swizzle) for __repr__
 
     # Keep the encoded bytes, the view they address, and the context they were made in.
-    cdef int _finish(self, cydriver.CUtensorMap* encoded, object view, tuple repr_info) except -1
+    cdef int _finish(self, cydriver.CUtensorMap* encoded, tuple repr_info) except -1

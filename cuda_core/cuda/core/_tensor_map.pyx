@@ -356,18 +356,48 @@ def _positive(name, value):
 # ---------------------------------------------------------------------------------------------
 # The driver's arrays, innermost dimension first
 
-cdef struct _Global:
+cdef struct _Encoding:
+    # What every cuTensorMapEncode* call takes: the global tensor (innermost dimension first)
+    # and the element type and four options.
     cydriver.cuuint32_t rank
     void* address
     cydriver.cuuint64_t dims[5]
     cydriver.cuuint64_t strides[4]
     cydriver.cuuint32_t element_strides[5]
+    cydriver.CUtensorMapDataType data_type
+    cydriver.CUtensorMapInterleave interleave
+    cydriver.CUtensorMapSwizzle swizzle
+    cydriver.CUtensorMapL2promotion l2_promotion
+    cydriver.CUtensorMapFloatOOBfill oob_fill
 
 
-cdef int _fill_global(_Global* out, object view, tuple shape, tuple strides, tuple element_strides) except -1:
+cdef TensorMapDescriptor _new_descriptor(type cls, _Encoding* out, object view, int rank, object data_type,
+                                         object element_strides, tuple options, str operation):
+    """The steps every encoding shares, in this order: the element strides and the global
+    layout checked, the view validated, the descriptor made for the view's device (kept as
+    its _view_ref), and ``out`` filled. ``options``: interleave, swizzle, L2 promotion and
+    OOB fill, each an enum member already checked."""
+    strides = _validate_element_strides(element_strides, rank)
+    shape, byte_strides = _global_layout(view, data_type)
+    view = _get_validated_view(view)
+    cdef TensorMapDescriptor self = cls.__new__(cls)
+    self._device_id = _current_device_for(view)
+    _require_view_device(view, self._device_id, operation)
+    self._view_ref = view
+    _fill_global(out, view, shape, byte_strides, strides)
+    interleave, swizzle, l2_promotion, oob_fill = options
+    out.data_type = <cydriver.CUtensorMapDataType><int>data_type
+    out.interleave = <cydriver.CUtensorMapInterleave><int>interleave
+    out.swizzle = <cydriver.CUtensorMapSwizzle><int>swizzle
+    out.l2_promotion = <cydriver.CUtensorMapL2promotion><int>l2_promotion
+    out.oob_fill = <cydriver.CUtensorMapFloatOOBfill><int>oob_fill
+    return self
+
+
+cdef int _fill_global(_Encoding* out, object view, tuple shape, tuple strides, tuple element_strides) except -1:
     cdef int rank = len(shape)
     cdef int i
-    memset(out, 0, sizeof(_Global))
+    memset(out, 0, sizeof(_Encoding))
     out.rank = rank
     out.address = <void*><intptr_t>view.ptr
     for i in range(rank):
@@ -442,30 +472,20 @@ cdef class TensorMapDescriptor:
         for axis, extent in enumerate(box):
             if not 1 <= extent <= _MAX_BOX:
                 raise ValueError(f"box_dim[{axis}] must be in [1, {_MAX_BOX}], got {extent}")
-        strides = _validate_element_strides(opts.element_strides, rank)
-        shape, byte_strides = _global_layout(view, dt)
-        view = _get_validated_view(view)
-
-        cdef TensorMapDescriptor self = cls.__new__(cls)
-        self._device_id = _current_device_for(view)
-        _require_view_device(view, self._device_id, "TensorMapDescriptor._from_tiled")
-        cdef _Global g
+        cdef _Encoding g
+        cdef TensorMapDescriptor self = _new_descriptor(
+            cls, &g, view, rank, dt, opts.element_strides,
+            (opts.interleave, opts.swizzle, opts.l2_promotion, opts.oob_fill), "TensorMapDescriptor._from_tiled")
         cdef cydriver.cuuint32_t c_box[5]
         cdef cydriver.CUtensorMap encoded  # on the stack: the 64-byte alignment cuda.h asks for
         cdef int i
-        _fill_global(&g, view, shape, byte_strides, strides)
         for i in range(rank):
             c_box[i] = box[rank - 1 - i]
-        cdef cydriver.CUtensorMapDataType c_dt = <cydriver.CUtensorMapDataType><int>dt
-        cdef cydriver.CUtensorMapInterleave c_interleave = <cydriver.CUtensorMapInterleave><int>opts.interleave
-        cdef cydriver.CUtensorMapSwizzle c_swizzle = <cydriver.CUtensorMapSwizzle><int>opts.swizzle
-        cdef cydriver.CUtensorMapL2promotion c_l2 = <cydriver.CUtensorMapL2promotion><int>opts.l2_promotion
-        cdef cydriver.CUtensorMapFloatOOBfill c_oob = <cydriver.CUtensorMapFloatOOBfill><int>opts.oob_fill
         with nogil:
             HANDLE_RETURN(cydriver.cuTensorMapEncodeTiled(
-                &encoded, c_dt, g.rank, g.address, g.dims, g.strides, c_box, g.element_strides,
-                c_interleave, c_swizzle, c_l2, c_oob))
-        self._finish(&encoded, view, ("tiled", rank, dt, opts.swizzle))
+                &encoded, g.data_type, g.rank, g.address, g.dims, g.strides, c_box, g.element_strides,
+                g.interleave, g.swizzle, g.l2_promotion, g.oob_fill))
+        self._finish(&encoded, ("tiled", rank, dt, opts.swizzle))
         return self
 
     @classmethod
@@ -486,35 +506,24 @@ cdef class TensorMapDescriptor:
                                  f"got {len(corner)}")
         channels = _positive("channels_per_pixel", channels_per_pixel)
         pixels = _positive("pixels_per_column", pixels_per_column)
-        c_interleave, c_swizzle, c_l2, c_oob = _encoding_enums(interleave, swizzle, l2_promotion, oob_fill)
+        options = _encoding_enums(interleave, swizzle, l2_promotion, oob_fill)
         dt = _resolve_data_type(view, data_type)
-        strides = _validate_element_strides(element_strides, rank)
-        shape, byte_strides = _global_layout(view, dt)
-        view = _get_validated_view(view)
-
-        cdef TensorMapDescriptor self = cls.__new__(cls)
-        self._device_id = _current_device_for(view)
-        _require_view_device(view, self._device_id, "TensorMapDescriptor._from_im2col")
-        cdef _Global g
+        cdef _Encoding g
+        cdef TensorMapDescriptor self = _new_descriptor(cls, &g, view, rank, dt, element_strides, options,
+                                                        "TensorMapDescriptor._from_im2col")
         cdef int c_lower[3]
         cdef int c_upper[3]
         cdef cydriver.CUtensorMap encoded
         cdef int i, spatial = rank - 2
-        _fill_global(&g, view, shape, byte_strides, strides)
         for i in range(spatial):
             c_lower[i] = lower[spatial - 1 - i]
             c_upper[i] = upper[spatial - 1 - i]
         cdef cydriver.cuuint32_t c_channels = channels, c_pixels = pixels
-        cdef cydriver.CUtensorMapDataType c_dt = <cydriver.CUtensorMapDataType><int>dt
-        cdef cydriver.CUtensorMapInterleave e_interleave = <cydriver.CUtensorMapInterleave><int>c_interleave
-        cdef cydriver.CUtensorMapSwizzle e_swizzle = <cydriver.CUtensorMapSwizzle><int>c_swizzle
-        cdef cydriver.CUtensorMapL2promotion e_l2 = <cydriver.CUtensorMapL2promotion><int>c_l2
-        cdef cydriver.CUtensorMapFloatOOBfill e_oob = <cydriver.CUtensorMapFloatOOBfill><int>c_oob
         with nogil:
             HANDLE_RETURN(cydriver.cuTensorMapEncodeIm2col(
-                &encoded, c_dt, g.rank, g.address, g.dims, g.strides, c_lower, c_upper, c_channels, c_pixels,
-                g.element_strides, e_interleave, e_swizzle, e_l2, e_oob))
-        self._finish(&encoded, view, ("im2col", rank, dt, c_swizzle))
+                &encoded, g.data_type, g.rank, g.address, g.dims, g.strides, c_lower, c_upper, c_channels,
+                c_pixels, g.element_strides, g.interleave, g.swizzle, g.l2_promotion, g.oob_fill))
+        self._finish(&encoded, ("im2col", rank, dt, options[1]))
         return self
 
     @classmethod
@@ -535,38 +544,27 @@ cdef class TensorMapDescriptor:
         channels = _positive("channels_per_pixel", channels_per_pixel)
         pixels = _positive("pixels_per_column", pixels_per_column)
         c_mode = _require_tensor_map_enum("mode", mode, TensorMapIm2ColWideMode)
-        c_interleave, c_swizzle, c_l2, c_oob = _encoding_enums(interleave, swizzle, l2_promotion, oob_fill)
+        options = _encoding_enums(interleave, swizzle, l2_promotion, oob_fill)
         dt = _resolve_data_type(view, data_type)
-        strides = _validate_element_strides(element_strides, rank)
-        shape, byte_strides = _global_layout(view, dt)
-        view = _get_validated_view(view)
-
-        cdef TensorMapDescriptor self = cls.__new__(cls)
-        self._device_id = _current_device_for(view)
-        _require_view_device(view, self._device_id, "TensorMapDescriptor._from_im2col_wide")
-        cdef _Global g
+        cdef _Encoding g
+        cdef TensorMapDescriptor self = _new_descriptor(cls, &g, view, rank, dt, element_strides, options,
+                                                        "TensorMapDescriptor._from_im2col_wide")
         cdef cydriver.CUtensorMap encoded
-        _fill_global(&g, view, shape, byte_strides, strides)
         cdef int c_lower = lower, c_upper = upper, e_mode = c_mode
         cdef cydriver.cuuint32_t c_channels = channels, c_pixels = pixels
-        cdef cydriver.CUtensorMapDataType c_dt = <cydriver.CUtensorMapDataType><int>dt
-        cdef cydriver.CUtensorMapInterleave e_interleave = <cydriver.CUtensorMapInterleave><int>c_interleave
-        cdef cydriver.CUtensorMapSwizzle e_swizzle = <cydriver.CUtensorMapSwizzle><int>c_swizzle
-        cdef cydriver.CUtensorMapL2promotion e_l2 = <cydriver.CUtensorMapL2promotion><int>c_l2
-        cdef cydriver.CUtensorMapFloatOOBfill e_oob = <cydriver.CUtensorMapFloatOOBfill><int>c_oob
         with nogil:
             HANDLE_RETURN(compat_tensor_map_encode_im2col_wide(
-                &encoded, c_dt, g.rank, g.address, g.dims, g.strides, c_lower, c_upper, c_channels, c_pixels,
-                g.element_strides, e_interleave, e_mode, e_swizzle, e_l2, e_oob))
-        self._finish(&encoded, view, ("im2col_wide", rank, dt, c_swizzle))
+                &encoded, g.data_type, g.rank, g.address, g.dims, g.strides, c_lower, c_upper, c_channels,
+                c_pixels, g.element_strides, g.interleave, e_mode, g.swizzle, g.l2_promotion, g.oob_fill))
+        self._finish(&encoded, ("im2col_wide", rank, dt, options[1]))
         return self
 
-    cdef int _finish(self, cydriver.CUtensorMap* encoded, object view, tuple repr_info) except -1:
-        """Keep the encoded bytes, what they address, and the context they were made in."""
+    cdef int _finish(self, cydriver.CUtensorMap* encoded, tuple repr_info) except -1:
+        """Keep the encoded bytes, what they address (_view_ref, set by _new_descriptor), and
+        the context they were made in."""
         memcpy(&self._tensor_map, encoded, sizeof(cydriver.CUtensorMap))
         self._context = _current_context()
-        self._view_ref = view
-        self._source_ref = view.exporting_obj
+        self._source_ref = self._view_ref.exporting_obj
         self._repr_info = repr_info
         return 0
 
