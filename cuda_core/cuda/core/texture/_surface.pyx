@@ -7,7 +7,7 @@ keeps its storage alive. In a kernel it is the 64-bit cudaSurfaceObject_t.
 cimport cuda.bindings.cydriver as cydriver
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device
 from cuda.core.texture._array cimport OpaqueArray
-from cuda.core.texture._texture cimport _fill_resource_desc
+from cuda.core.texture._texture cimport _fill_resource_desc, destroy_in_context
 
 from cuda.core.texture._texture import ResourceDescriptor
 
@@ -47,30 +47,15 @@ cdef class SurfaceObject:
     cpdef close(self):
         """Destroy the CUsurfObject and let go of the array. Idempotent."""
         cdef cydriver.CUsurfObject handle = self._handle
-        cdef cydriver.CUcontext popped = NULL
         self._handle = 0
         self._keepalive = None
-        if handle == 0:
-            return
-        if self._context != NULL:
-            with nogil:
-                HANDLE_RETURN(cydriver.cuCtxPushCurrent(self._context))
-        try:
-            with nogil:
-                HANDLE_RETURN(cydriver.cuSurfObjectDestroy(handle))
-        finally:
-            if self._context != NULL:
-                with nogil:
-                    HANDLE_RETURN(cydriver.cuCtxPopCurrent(&popped))
+        if handle != 0:
+            destroy_in_context(self._context, handle, True, True)
 
     def __dealloc__(self):
-        cdef cydriver.CUcontext popped = NULL
         # Errors are ignored: at exit the context may be gone, and the surface with it.
-        if self._handle != 0 and (self._context == NULL or
-                                  cydriver.cuCtxPushCurrent(self._context) == cydriver.CUDA_SUCCESS):
-            cydriver.cuSurfObjectDestroy(self._handle)
-            if self._context != NULL:
-                cydriver.cuCtxPopCurrent(&popped)
+        if self._handle != 0:
+            destroy_in_context(self._context, self._handle, True, False)
         self._handle = 0
 
     def __enter__(self):

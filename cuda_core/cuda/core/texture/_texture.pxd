@@ -16,3 +16,8 @@ cdef class TextureObject:
 # Fill ``desc`` for ``resource`` (a ResourceDescriptor, checked to be one) and return what
 # keeps its memory alive while a texture or surface object uses it.
 cdef object _fill_resource_desc(object resource, cydriver.CUDA_RESOURCE_DESC* desc)
+
+# Destroy a texture (or ``surface``) object with the context it was made in current; driver
+# errors raised when ``checked``, ignored otherwise (collection).
+cdef int destroy_in_context(cydriver.CUcontext context, unsigned long long handle, bint surface,
+                            bint checked) except -1

@@ -340,6 +340,35 @@ cdef cydriver.CUarray_format _resource_format(object resource):
     return <cydriver.CUarray_format><int>_ARRAYFORMAT_TO_CU[resource._format]
 
 
+cdef int destroy_in_context(cydriver.CUcontext context, unsigned long long handle, bint surface,
+                            bint checked) except -1:
+    """Destroy a texture (or ``surface``) object with ``context``, the one current when it was
+    made (NULL: the current one), made current around the call. ``checked``: raise the
+    driver's errors (close); else ignore them and skip the destroy when the context cannot be
+    made current (collection at exit, when the context may be gone and the object with it)."""
+    cdef cydriver.CUcontext popped = NULL
+    cdef cydriver.CUresult status = cydriver.CUDA_SUCCESS
+    cdef cydriver.CUresult popped_status = cydriver.CUDA_SUCCESS
+    if context != NULL:
+        with nogil:
+            status = cydriver.cuCtxPushCurrent(context)
+        if status != cydriver.CUDA_SUCCESS:
+            if checked:
+                HANDLE_RETURN(status)
+            return 0
+    with nogil:
+        if surface:
+            status = cydriver.cuSurfObjectDestroy(<cydriver.CUsurfObject>handle)
+        else:
+            status = cydriver.cuTexObjectDestroy(<cydriver.CUtexObject>handle)
+        if context != NULL:
+            popped_status = cydriver.cuCtxPopCurrent(&popped)
+    if checked:
+        HANDLE_RETURN(status)
+        HANDLE_RETURN(popped_status)
+    return 0
+
+
 cdef class TextureObject:
     """A bindless texture (CUtexObject) for sampled reads in kernels; in a kernel it is the
     64-bit cudaTextureObject_t. It keeps its backing memory alive until closed. Made by
@@ -377,30 +406,15 @@ cdef class TextureObject:
     cpdef close(self):
         """Destroy the CUtexObject and let go of the backing memory. Idempotent."""
         cdef cydriver.CUtexObject handle = self._handle
-        cdef cydriver.CUcontext popped = NULL
         self._handle = 0
         self._keepalive = None
-        if handle == 0:
-            return
-        if self._context != NULL:
-            with nogil:
-                HANDLE_RETURN(cydriver.cuCtxPushCurrent(self._context))
-        try:
-            with nogil:
-                HANDLE_RETURN(cydriver.cuTexObjectDestroy(handle))
-        finally:
-            if self._context != NULL:
-                with nogil:
-                    HANDLE_RETURN(cydriver.cuCtxPopCurrent(&popped))
+        if handle != 0:
+            destroy_in_context(self._context, handle, False, True)
 
     def __dealloc__(self):
-        cdef cydriver.CUcontext popped = NULL
         # Errors are ignored: at exit the context may be gone, and the texture with it.
-        if self._handle != 0 and (self._context == NULL or
-                                  cydriver.cuCtxPushCurrent(self._context) == cydriver.CUDA_SUCCESS):
-            cydriver.cuTexObjectDestroy(self._handle)
-            if self._context != NULL:
-                cydriver.cuCtxPopCurrent(&popped)
+        if self._handle != 0:
+            destroy_in_context(self._context, self._handle, False, False)
         self._handle = 0
 
     def __enter__(self):
