@@ -15,7 +15,8 @@
 # empty MAJORS runs only the dual wheel of the wheels built before),
 # BENCH=0 skips the launch benchmark, DUAL=0 the dual wheel, OURS_TESTS our test paths to run
 # (default: tests/gpu tests/api), UPSTREAM_FILES the NVIDIA test files to run (default: the
-# files of the runtime API).
+# files of the runtime API), UPSTREAM_END the time (epoch seconds) by which NVIDIA's suite must
+# have ended: files still running are stopped then, and the table is written either way.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 WHEELS=${1:-.whl}
@@ -57,7 +58,8 @@ upstream_suite() {  # major, our install, our bindings site
   "$PY" tools/upstream_suite.py --root .upstream --files $UPSTREAM_FILES --ours-python "$PY" \
     --ours-path "$install" --ours-path "$site" --nvidia-python "$PY" --nvidia-path "$site" \
     --later-part-name cuda.core.graph:GraphDefinition \
-    --jobs "${UPSTREAM_JOBS:-4}" --timeout "${UPSTREAM_TIMEOUT:-300}" --json "$OUT/upstream-cu$major.json" || true
+    --jobs "${UPSTREAM_JOBS:-4}" --timeout "${UPSTREAM_TIMEOUT:-300}" ${UPSTREAM_END:+--deadline $((UPSTREAM_END - $(date +%s)))} \
+    --json "$OUT/upstream-cu$major.json" || true
 }
 
 # Once per machine: libnvrtc.so.12 for the CUDA 12 build (found by cuda.pathfinder through

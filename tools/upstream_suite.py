@@ -258,15 +258,19 @@ def run_file(root: Path, side: Side, file: str, args, plugin_dir: Path, work: Pa
                UPSTREAM_SUITE_PLACEHOLDER_MARK=PLACEHOLDER_MARK,
                UPSTREAM_SUITE_POST_RELEASE_NAMES=json.dumps(side.placeholder_names))
     result = FileResult(file, side.name)
+    timeout = args.timeout if args.deadline is None else min(args.timeout, args.deadline - time.monotonic())
+    if timeout <= 0:  # the run's --deadline has passed: report the file as not run, not as failed
+        result.status = "not run (deadline)"
+        return result
     started = time.monotonic()
     process = subprocess.Popen(command, cwd=root / "cuda_core", env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        output, _ = process.communicate(timeout=args.timeout)
+        output, _ = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         output, _ = process.communicate()
-        result.status = f"timeout ({args.timeout:g} s)"
+        result.status = f"timeout ({timeout:.0f} s)"
     result.seconds = time.monotonic() - started
     text = output.decode(errors="replace")
     read_records(records, result)
@@ -487,6 +491,9 @@ def parse_args(argv: list[str] | None = None):
                         help="PYTHONPATH entries of NVIDIA's side, e.g. a site dir with cuda-bindings 12.x to run "
                              "NVIDIA's CUDA 12 build (its wheel picks the major of the cuda-bindings it finds)")
     parser.add_argument("--timeout", type=float, default=900, help="seconds per file and side (default 900)")
+    parser.add_argument("--deadline", type=float, metavar="SECONDS",
+                        help="wall-clock budget of the whole run: a file still running then is stopped (timeout), "
+                             "one not started is reported as not run; the table and --json are written either way")
     parser.add_argument("--json", metavar="PATH", help="write every test id and outcome per side here")
     parser.add_argument("-k", help="pytest -k expression, passed to every run")
     parser.add_argument("--jobs", type=int, default=1, help="files run at once (default 1)")
@@ -498,6 +505,8 @@ def parse_args(argv: list[str] | None = None):
                              "our side so the file collects; the tests that use it fail and are listed apart")
     args = parser.parse_args(argv)
     args.post_release_name = args.post_release_name or list(DEFAULT_POST_RELEASE_NAMES)
+    if args.deadline is not None:
+        args.deadline += time.monotonic()  # from now on, the moment the run's budget ends
     if args.from_git and shutil.which("git") is None:
         parser.error("--from-git needs git")
     return args
