@@ -93,10 +93,26 @@ def pytest_collection_finish(session):
     _write({"collected": [item.nodeid for item in session.items]})
 
 
+def pytest_runtest_logstart(nodeid, location):
+    _write({"started": nodeid})  # after a crash, the last of these names the test that crashed
+
+
+def _why(report):
+    """One line on a failure, error or skip: the exception's message, or the skip's reason."""
+    crash = getattr(report.longrepr, "reprcrash", None)
+    if crash is not None:
+        return crash.message[:400]
+    if isinstance(report.longrepr, tuple):  # a skip: (file, line, reason)
+        return str(report.longrepr[-1])[:400]
+    return str(report.longrepr).strip().splitlines()[-1][:400] if report.longrepr else ""
+
+
 def pytest_runtest_logreport(report):
     xfail = hasattr(report, "wasxfail")
-    phase = _phases.setdefault(report.nodeid, {"outcome": None, "placeholder": False})
+    phase = _phases.setdefault(report.nodeid, {"outcome": None, "placeholder": False, "why": ""})
     phase["placeholder"] = phase["placeholder"] or (report.failed and _MARK in str(report.longrepr))
+    if (report.failed or report.skipped) and not phase["why"]:
+        phase["why"] = _why(report)
     if report.when == "setup":
         if report.failed:
             phase["outcome"] = "errors"
@@ -113,7 +129,7 @@ def pytest_runtest_logreport(report):
         if report.failed and phase["outcome"] in (None, "passed"):
             phase["outcome"] = "errors"
         _write({"nodeid": report.nodeid, "outcome": phase["outcome"] or "errors",
-                "placeholder": phase["placeholder"]})
+                "placeholder": phase["placeholder"], "why": phase["why"]})
 '''
 
 # Placeholders for names a side's cuda.core lacks (post-release names on the nvidia side, names of
@@ -241,6 +257,8 @@ class FileResult:
     placeholders_used: list = field(default_factory=list)
     placeholder_tests: list = field(default_factory=list)
     tail: str = ""              # the end of the output, when the file did not run cleanly
+    why: dict = field(default_factory=dict)       # node id -> one line on its failure or skip
+    last_started: str = ""      # the last test begun: after a crash, the one that crashed
     cases: list = field(default_factory=list)     # (name, outcome) of each test case, for the counts
 
 
@@ -284,7 +302,8 @@ def run_file(root: Path, side: Side, file: str, args, plugin_dir: Path, work: Pa
     if result.status == "ok" and process.returncode not in (0, 1, 5):  # 5: nothing collected
         result.status = f"pytest rc {process.returncode}"
     if result.status != "ok" or result.counts["errors"]:
-        result.tail = text[-3000:]
+        fatal = text.find("Fatal Python error")  # a crash: keep faulthandler's stacks from their start
+        result.tail = text[fatal:fatal + 6000] if fatal >= 0 else text[-3000:]
     return result
 
 
@@ -299,11 +318,15 @@ def read_records(path: Path, result: FileResult) -> None:
             continue  # a line cut short by a crash
         if "collected" in record:
             result.collected = len(record["collected"])
+        elif "started" in record:
+            result.last_started = record["started"]
         elif "placeholder_used" in record:
             if record["placeholder_used"] not in result.placeholders_used:
                 result.placeholders_used.append(record["placeholder_used"])
         else:
             result.tests[record["nodeid"]] = record["outcome"]
+            if record.get("why"):
+                result.why[record["nodeid"]] = record["why"]
             if record.get("when") == "collect":
                 result.status = "collection error"
             if record.get("placeholder"):
@@ -407,7 +430,8 @@ def summarize(files: list[str], sides: list[str], results: dict) -> dict:
             split_counts(result, needs_names)
             entry[side] = {"status": result.status, "seconds": round(result.seconds, 1), **result.counts,
                            "ipc_rule": result.ipc, "tests": result.tests,
-                           "placeholder_tests": result.placeholder_tests, "tail": result.tail}
+                           "placeholder_tests": result.placeholder_tests, "tail": result.tail,
+                           "why": result.why, "last_started": result.last_started}
         if "ours" in entry and "nvidia" in entry:
             ours_tests = entry["ours"]["tests"]
             report["nvidia_passes_ours_not"] += [
@@ -459,8 +483,9 @@ def print_table(report: dict, sides: list[str], out=sys.stdout) -> None:
     for file, entry in report["files"].items():
         for side in sides:
             if entry[side]["status"] != "ok":
-                print(f"\n! {side} {file}: {entry[side]['status']}; the output ends:\n"
-                      + textwrap.indent(entry[side]["tail"].strip()[-1500:], "    "), file=out)
+                during = f" during {entry[side]['last_started']}" if entry[side].get("last_started") else ""
+                print(f"\n! {side} {file}: {entry[side]['status']}{during}; the output:\n"
+                      + textwrap.indent(entry[side]["tail"].strip()[:2500], "    "), file=out)
     for file, entry in report["files"].items():
         if entry.get("later_part_names"):
             print(f"\n~ ours {file}: collected with placeholders for names of later parts of the port "
