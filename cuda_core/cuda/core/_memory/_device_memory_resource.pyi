@@ -46,3 +46,6 @@ class DeviceMemoryResource(_MemPool):
 
 def DMR_mempool_get_access(dmr: DeviceMemoryResource, device_id: int) -> str:
     """The access a device has to the pool: "rw", "r" or ""."""
+
+
+def _deep_reduce_device_memory_resource(mr: DeviceMemoryResource) -> tuple[object, ...]: ...

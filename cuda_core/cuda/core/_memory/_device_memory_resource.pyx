@@ -10,6 +10,7 @@ from cuda.core._memory._memory_pool cimport _MemPool, checked_max_size, device_o
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, device_count, ensure_driver
 
 from cuda.core._memory import _ipc, _peer_access_utils
+from cuda.core._utils.cuda_utils import check_multiprocessing_start_method
 
 __all__ = ['DeviceMemoryResource', 'DeviceMemoryResourceOptions']
 
@@ -184,3 +185,10 @@ def DMR_mempool_get_access(dmr: DeviceMemoryResource, device_id) -> str:
     ordinal = device_id.device_id if hasattr(device_id, "device_id") else device_id
     ensure_driver()
     return _access_of((<DeviceMemoryResource?>dmr)._live_pool(), ordinal)
+
+
+def _deep_reduce_device_memory_resource(mr) -> tuple:
+    """multiprocessing's reducer for this class (registered by _ipc.ensure_reducers): the
+    receiver maps the pool from its shareable handle, which travels as a duplicated fd."""
+    check_multiprocessing_start_method()
+    return type(mr).from_allocation_handle, (mr.device_id, mr.allocation_handle)

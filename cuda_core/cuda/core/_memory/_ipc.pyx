@@ -339,8 +339,10 @@ cpdef int ensure_reducers() except -1:
         return 0
     from multiprocessing import reduction
 
-    from cuda.core._memory._device_memory_resource import DeviceMemoryResource
-    from cuda.core._memory._pinned_memory_resource import PinnedMemoryResource
+    from cuda.core._memory._device_memory_resource import (DeviceMemoryResource,
+                                                           _deep_reduce_device_memory_resource)
+    from cuda.core._memory._pinned_memory_resource import (PinnedMemoryResource,
+                                                           _deep_reduce_pinned_memory_resource)
     reduction.register(IPCAllocationHandle, _reduce_allocation_handle)
     reduction.register(DeviceMemoryResource, _deep_reduce_device_memory_resource)
     reduction.register(PinnedMemoryResource, _deep_reduce_pinned_memory_resource)
@@ -356,16 +358,6 @@ def _reduce_allocation_handle(IPCAllocationHandle alloc_handle) -> tuple:
 
 def _reconstruct_allocation_handle(cls, df, uuid) -> IPCAllocationHandle:
     return cls._init(df.detach(), uuid)
-
-
-def _deep_reduce_device_memory_resource(mr) -> tuple:
-    check_multiprocessing_start_method()
-    return type(mr).from_allocation_handle, (mr.device_id, mr.allocation_handle)
-
-
-def _deep_reduce_pinned_memory_resource(mr) -> tuple:
-    check_multiprocessing_start_method()
-    return type(mr).from_allocation_handle, (mr.allocation_handle,)
 
 
 def reduce_buffer(Buffer buffer) -> tuple:

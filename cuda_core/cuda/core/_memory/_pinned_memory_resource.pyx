@@ -6,6 +6,7 @@ cimport cuda.bindings.cydriver as cydriver
 
 from cuda.core._memory._memory_pool cimport _MemPool, checked_max_size, options_of, pool_create, pool_use
 from cuda.core._memory import _ipc
+from cuda.core._utils.cuda_utils import check_multiprocessing_start_method
 from cuda.core._memory._memory_pool import current_host_numa_id
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, ensure_driver
 
@@ -162,3 +163,10 @@ cdef class PinnedMemoryResource(_MemPool):
         where = f"NUMA node {self._numa_id}" if self._numa_id >= 0 else "OS-placed"
         kind = "mapped" if self._imports is not None else "own" if self._owned else "current"
         return f"<PinnedMemoryResource ({where}, {kind} pool)>"
+
+
+def _deep_reduce_pinned_memory_resource(mr) -> tuple:
+    """multiprocessing's reducer for this class (registered by _ipc.ensure_reducers): the
+    receiver maps the pool from its shareable handle, which travels as a duplicated fd."""
+    check_multiprocessing_start_method()
+    return type(mr).from_allocation_handle, (mr.allocation_handle,)
