@@ -49,6 +49,8 @@ __all__ = ["Device", "get_p2p_status", "get_topology_common_ancestor", "NvlinkIn
 
 
 # --- Mappings between our string enumerations and NVML's integer ones -------------------------
+# The *_MAPPING dicts pair our members (or values) with NVML's members, under the names NVIDIA's
+# cuda.core gives them; the dicts keyed by int are their inverses, for reading NVML's answers.
 
 def _by_name(ours: type[enum.Enum], theirs: Any, renames: dict[str, str] | None = None) -> dict:
     """{our member: NVML's member of the same (or renamed) name}, for the members NVML has."""
@@ -66,9 +68,9 @@ def _inverse(mapping: dict) -> dict:
     return {int(value): member for member, value in mapping.items()}
 
 
-_CLOCK_TYPES = _by_name(ClockType, nvml.ClockType, {"MEMORY": "MEM"})
-_CLOCK_IDS = _by_name(ClockId, nvml.ClockId)
-_CLOCK_EVENT_REASONS = {member: getattr(nvml.ClocksEventReasons, prefix + member.name, default)
+_CLOCK_TYPE_MAPPING = _by_name(ClockType, nvml.ClockType, {"MEMORY": "MEM"})
+_CLOCK_ID_MAPPING = _by_name(ClockId, nvml.ClockId)
+_CLOCKS_EVENT_REASONS_MAPPING = {member: getattr(nvml.ClocksEventReasons, prefix + member.name, default)
                         for member, prefix, default in (
                             (ClocksEventReasons.GPU_IDLE, "EVENT_REASON_", None),
                             (ClocksEventReasons.APPLICATIONS_CLOCKS_SETTING, "EVENT_REASON_", None),
@@ -81,31 +83,40 @@ _CLOCK_EVENT_REASONS = {member: getattr(nvml.ClocksEventReasons, prefix + member
                             (ClocksEventReasons.DISPLAY_CLOCK_SETTING, "EVENT_REASON_", None),
                             (ClocksEventReasons.BOARD_LIMIT, "EVENT_REASON_", 0x200),
                             (ClocksEventReasons.RELIABILITY, "EVENT_REASON_", 0x400))}
-_COOLER_CONTROLS = _inverse(_by_name(CoolerControl, nvml.CoolerControl))
-_COOLER_TARGET_BITS = {CoolerTarget.GPU: int(nvml.CoolerTarget.GPU), CoolerTarget.MEMORY: int(nvml.CoolerTarget.MEMORY),
-                       CoolerTarget.POWER_SUPPLY: int(nvml.CoolerTarget.POWER_SUPPLY)}
-_EVENT_TYPES = _by_name(EventType, nvml.EventType)
-_FAN_CONTROL_POLICIES = _inverse(_by_name(FanControlPolicy, nvml.FanControlPolicy,
-                                          {"TEMPERATURE_CONTROLLED": "TEMPERATURE_CONTINUOUS_SW"}))
-_INFOROM_OBJECTS = _by_name(InforomObject, nvml.InforomObject)
-_NVLINK_VERSIONS = {int(getattr(nvml.NvlinkVersion, f"VERSION_{major}_{minor}")): (major, minor)
-                    for major, minor in ((1, 0), (2, 0), (2, 2), (3, 0), (3, 1), (4, 0), (5, 0), (6, 0))
-                    if hasattr(nvml.NvlinkVersion, f"VERSION_{major}_{minor}")}
-_TEMPERATURE_THRESHOLDS = _by_name(TemperatureThresholds, nvml.TemperatureThresholds)
-_THERMAL_CONTROLLERS = _inverse(_by_name(ThermalController, nvml.ThermalController))
-_THERMAL_TARGETS = _by_name(ThermalTarget, nvml.ThermalTarget)
-_ADDRESSING_MODES = _inverse(_by_name(AddressingMode, nvml.DeviceAddressingModeType))
-_AFFINITY_SCOPES = _by_name(AffinityScope, nvml.AffinityScope)
-_P2P_CAPS_INDICES = _by_name(GpuP2PCapsIndex, nvml.GpuP2PCapsIndex)
-_P2P_STATUSES = _inverse(_by_name(GpuP2PStatus, nvml.GpuP2PStatus))
-_TOPOLOGY_LEVELS = _by_name(GpuTopologyLevel, nvml.GpuTopologyLevel)
+_COOLER_CONTROL_MAPPING = _by_name(CoolerControl, nvml.CoolerControl)
+_COOLER_CONTROLS = _inverse(_COOLER_CONTROL_MAPPING)
+# THERMAL_GPU_RELATED is GPU | MEMORY | POWER_SUPPLY: targets are read bit by bit.
+_COOLER_TARGET_MAPPING = {CoolerTarget.GPU: nvml.CoolerTarget.GPU, CoolerTarget.MEMORY: nvml.CoolerTarget.MEMORY,
+                          CoolerTarget.POWER_SUPPLY: nvml.CoolerTarget.POWER_SUPPLY}
+_COOLER_TARGET_BITS = {member: int(value) for member, value in _COOLER_TARGET_MAPPING.items()}
+_EVENT_TYPE_MAPPING = _by_name(EventType, nvml.EventType)
+_FAN_CONTROL_POLICY_MAPPING = _by_name(FanControlPolicy, nvml.FanControlPolicy,
+                                       {"TEMPERATURE_CONTROLLED": "TEMPERATURE_CONTINUOUS_SW"})
+_FAN_CONTROL_POLICIES = _inverse(_FAN_CONTROL_POLICY_MAPPING)
+_INFOROM_OBJECT_MAPPING = _by_name(InforomObject, nvml.InforomObject)
+_NVLINK_VERSION_MAPPING = {getattr(nvml.NvlinkVersion, f"VERSION_{major}_{minor}"): (major, minor)
+                           for major, minor in ((1, 0), (2, 0), (2, 2), (3, 0), (3, 1), (4, 0), (5, 0), (6, 0))
+                           if hasattr(nvml.NvlinkVersion, f"VERSION_{major}_{minor}")}
+_NVLINK_VERSIONS = {int(member): version for member, version in _NVLINK_VERSION_MAPPING.items()}
+_TEMPERATURE_THRESHOLD_MAPPING = _by_name(TemperatureThresholds, nvml.TemperatureThresholds)
+_THERMAL_CONTROLLER_MAPPING = _by_name(ThermalController, nvml.ThermalController)
+_THERMAL_CONTROLLERS = _inverse(_THERMAL_CONTROLLER_MAPPING)
+_THERMAL_TARGET_MAPPING = _by_name(ThermalTarget, nvml.ThermalTarget)
+_ADDRESSING_MODE_MAPPING = _by_name(AddressingMode, nvml.DeviceAddressingModeType)
+_ADDRESSING_MODES = _inverse(_ADDRESSING_MODE_MAPPING)
+_AFFINITY_SCOPE_MAPPING = _by_name(AffinityScope, nvml.AffinityScope)
+_GPU_P2P_CAPS_INDEX_MAPPING = _by_name(GpuP2PCapsIndex, nvml.GpuP2PCapsIndex)
+_GPU_P2P_STATUS_MAPPING = _by_name(GpuP2PStatus, nvml.GpuP2PStatus)
+_P2P_STATUSES = _inverse(_GPU_P2P_STATUS_MAPPING)
+_GPU_TOPOLOGY_LEVEL_MAPPING = _by_name(GpuTopologyLevel, nvml.GpuTopologyLevel)
 _BRANDS = {"UNKNOWN": "Unknown", "QUADRO": "Quadro", "TESLA": "Tesla", "NVS": "NVS", "GRID": "GRID",
            "GEFORCE": "GeForce", "TITAN": "Titan", "NVIDIA_VAPPS": "NVIDIA vApps", "NVIDIA_VPC": "NVIDIA VPC",
            "NVIDIA_VCS": "NVIDIA VCS", "NVIDIA_VWS": "NVIDIA VWS", "NVIDIA_CLOUD_GAMING": "NVIDIA Cloud Gaming",
            "NVIDIA_VGAMING": "NVIDIA vGaming", "QUADRO_RTX": "Quadro RTX", "NVIDIA_RTX": "NVIDIA RTX",
            "NVIDIA": "NVIDIA", "GEFORCE_RTX": "GeForce RTX", "TITAN_RTX": "Titan RTX"}
-_BRAND_NAMES = {int(getattr(nvml.BrandType, name)): text for name, text in _BRANDS.items()
-                if hasattr(nvml.BrandType, name)}
+_BRAND_TYPE_MAPPING = {getattr(nvml.BrandType, name): text for name, text in _BRANDS.items()
+                       if hasattr(nvml.BrandType, name)}
+_BRAND_NAMES = {int(member): text for member, text in _BRAND_TYPE_MAPPING.items()}
 _PSTATE_UNKNOWN = int(nvml.Pstates.PSTATE_UNKNOWN)
 _ENABLED = int(nvml.EnableState.ENABLED)
 _WORD_BITS = 64  # NVML's CPU and node sets are arrays of 64-bit unsigned longs on 64-bit Linux
@@ -196,11 +207,12 @@ class ClockInfo:
 
     def __init__(self, handle: int, clock_type: ClockType | str) -> None:
         self._handle = handle
-        self._type = _to_nvml(_CLOCK_TYPES, ClockType, clock_type, "clock_type")
+        self._type = _to_nvml(_CLOCK_TYPE_MAPPING, ClockType, clock_type, "clock_type")
 
     def get_current_mhz(self, clock_id: ClockId | str = ClockId.CURRENT) -> int:
         """The clock's speed in MHz: the current one, or the value ``clock_id`` names."""
-        return int(nvml.device_get_clock(self._handle, self._type, _to_nvml(_CLOCK_IDS, ClockId, clock_id, "clock_id")))
+        clock = _to_nvml(_CLOCK_ID_MAPPING, ClockId, clock_id, "clock_id")
+        return int(nvml.device_get_clock(self._handle, self._type, clock))
 
     def get_max_mhz(self) -> int:
         """The clock's maximum speed in MHz."""
@@ -314,7 +326,7 @@ class EventData:
     @property
     def event_type(self) -> EventType:
         """The type of the event."""
-        return _inverse(_EVENT_TYPES).get(int(self._data.event_type), EventType.NONE)
+        return _inverse(_EVENT_TYPE_MAPPING).get(int(self._data.event_type), EventType.NONE)
 
     @property
     def event_data(self) -> int:
@@ -342,7 +354,7 @@ class DeviceEvents:
 
     def __init__(self, device_handle: int, events: EventType | str | list[EventType | str]) -> None:
         self._set = 0
-        mask = _event_mask(events, _EVENT_TYPES, EventType, "events")
+        mask = _event_mask(events, _EVENT_TYPE_MAPPING, EventType, "events")
         self._set = nvml.event_set_create()
         if mask:  # an empty registration is allowed; wait() then only times out
             try:
@@ -505,7 +517,7 @@ class InforomInfo:
 
     def get_version(self, inforom: InforomObject | str) -> str:
         """The version of InfoROM object ``inforom``."""
-        return nvml.device_get_inforom_version(self._handle, _to_nvml(_INFOROM_OBJECTS, InforomObject, inforom,
+        return nvml.device_get_inforom_version(self._handle, _to_nvml(_INFOROM_OBJECT_MAPPING, InforomObject, inforom,
                                                                       "inforom"))
 
     @property
@@ -887,7 +899,7 @@ class ThermalSensor:
     @property
     def target(self) -> ThermalTarget:
         """What the sensor measures."""
-        return _inverse(_THERMAL_TARGETS).get(int(self._sensor.target), ThermalTarget.NONE)
+        return _inverse(_THERMAL_TARGET_MAPPING).get(int(self._sensor.target), ThermalTarget.NONE)
 
 
 class ThermalSettings:
@@ -917,7 +929,7 @@ class Temperature:
 
     def get_threshold(self, threshold_type: TemperatureThresholds | str) -> int:
         """The temperature threshold ``threshold_type``, in degrees C."""
-        kind = _to_nvml(_TEMPERATURE_THRESHOLDS, TemperatureThresholds, threshold_type, "threshold_type")
+        kind = _to_nvml(_TEMPERATURE_THRESHOLD_MAPPING, TemperatureThresholds, threshold_type, "threshold_type")
         return int(nvml.device_get_temperature_threshold(self._handle, kind))
 
     @property
@@ -927,7 +939,7 @@ class Temperature:
 
     def get_thermal_settings(self, sensor_index: ThermalTarget | str) -> ThermalSettings:
         """The thermal sensors of target ``sensor_index`` (ALL: every one)."""
-        target = _to_nvml(_THERMAL_TARGETS, ThermalTarget, sensor_index, "sensor_index")
+        target = _to_nvml(_THERMAL_TARGET_MAPPING, ThermalTarget, sensor_index, "sensor_index")
         return ThermalSettings(nvml.device_get_thermal_settings(self._handle, target))
 
 
@@ -1125,13 +1137,13 @@ class Device:
     def get_memory_affinity(self, scope: AffinityScope | str = AffinityScope.NODE) -> list[int]:
         """The NUMA nodes (or CPU sockets, by ``scope``) with the ideal memory affinity (Linux)."""
         words = _set_words(0)
-        scope_value = _to_nvml(_AFFINITY_SCOPES, AffinityScope, scope, "scope")
+        scope_value = _to_nvml(_AFFINITY_SCOPE_MAPPING, AffinityScope, scope, "scope")
         return _unpack_bitmask(nvml.device_get_memory_affinity(self._handle, words, scope_value))
 
     def get_cpu_affinity(self, scope: AffinityScope | str = AffinityScope.NODE) -> list[int]:
         """The CPUs with the ideal affinity to this device, within ``scope`` (Linux)."""
         words = _set_words(os.cpu_count() or 1)
-        scope_value = _to_nvml(_AFFINITY_SCOPES, AffinityScope, scope, "scope")
+        scope_value = _to_nvml(_AFFINITY_SCOPE_MAPPING, AffinityScope, scope, "scope")
         return _unpack_bitmask(nvml.device_get_cpu_affinity_within_scope(self._handle, words, scope_value))
 
     def set_cpu_affinity(self) -> None:
@@ -1144,7 +1156,7 @@ class Device:
 
     def get_topology_nearest_gpus(self, level: GpuTopologyLevel | str) -> Iterable[Device]:
         """The GPUs connected to this one at topology ``level`` (Linux)."""
-        level_value = _to_nvml(_TOPOLOGY_LEVELS, GpuTopologyLevel, level, "level")
+        level_value = _to_nvml(_GPU_TOPOLOGY_LEVEL_MAPPING, GpuTopologyLevel, level, "level")
         return [Device._from_handle(h) for h in nvml.device_get_topology_nearest_gpus(self._handle, level_value)]
 
     # Clocks
@@ -1160,7 +1172,7 @@ class Device:
 
     @staticmethod
     def _reasons(mask: int) -> list[ClocksEventReasons]:
-        reasons = [reason for reason, bit in _CLOCK_EVENT_REASONS.items() if bit and mask & int(bit)]
+        reasons = [reason for reason, bit in _CLOCKS_EVENT_REASONS_MAPPING.items() if bit and mask & int(bit)]
         return reasons or [ClocksEventReasons.NONE]
 
     @property
@@ -1205,7 +1217,7 @@ class Device:
     def get_supported_event_types(self) -> list[EventType]:
         """The event types this device can report."""
         mask = int(nvml.device_get_supported_event_types(self._handle))
-        return [member for member, bit in _EVENT_TYPES.items() if int(bit) and mask & int(bit)]
+        return [member for member, bit in _EVENT_TYPE_MAPPING.items() if int(bit) and mask & int(bit)]
 
     # Fans
     def get_fan(self, fan: int = 0) -> FanInfo:
@@ -1316,12 +1328,12 @@ def get_topology_common_ancestor(device1: Device, device2: Device) -> GpuTopolog
     """The closest topology level that connects ``device1`` and ``device2`` (Linux)."""
     level = int(nvml.device_get_topology_common_ancestor(_check_device(device1, "device1"),
                                                          _check_device(device2, "device2")))
-    return _inverse(_TOPOLOGY_LEVELS)[level]
+    return _inverse(_GPU_TOPOLOGY_LEVEL_MAPPING)[level]
 
 
 def get_p2p_status(device1: Device, device2: Device, index: GpuP2PCapsIndex | str) -> GpuP2PStatus:
     """Whether peer-to-peer capability ``index`` works between ``device1`` and ``device2``."""
-    caps = _to_nvml(_P2P_CAPS_INDICES, GpuP2PCapsIndex, index, "index")
+    caps = _to_nvml(_GPU_P2P_CAPS_INDEX_MAPPING, GpuP2PCapsIndex, index, "index")
     status = int(nvml.device_get_p2p_status(_check_device(device1, "device1"), _check_device(device2, "device2"),
                                             caps))
     return _P2P_STATUSES.get(status, GpuP2PStatus.UNKNOWN)

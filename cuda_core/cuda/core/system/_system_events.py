@@ -16,9 +16,9 @@ from cuda.core.system.typing import SystemEventType  # noqa: E402
 
 __all__ = ["register_events"]
 
-_SYSTEM_EVENT_TYPES = {SystemEventType.UNBIND: nvml.SystemEventType.GPU_DRIVER_UNBIND,
-                       SystemEventType.BIND: nvml.SystemEventType.GPU_DRIVER_BIND}
-_SYSTEM_EVENT_TYPES_BY_VALUE = {int(value): member for member, value in _SYSTEM_EVENT_TYPES.items()}
+_SYSTEM_EVENT_TYPE_MAPPING = {SystemEventType.UNBIND: nvml.SystemEventType.GPU_DRIVER_UNBIND,
+                              SystemEventType.BIND: nvml.SystemEventType.GPU_DRIVER_BIND}
+_SYSTEM_EVENT_TYPES_BY_VALUE = {int(value): member for member, value in _SYSTEM_EVENT_TYPE_MAPPING.items()}
 
 
 def _pci_bus_id_from_gpu_id(gpu_id: int) -> str:
@@ -71,7 +71,7 @@ class RegisteredSystemEvents:
 
     def __init__(self, events: SystemEventType | str | list[SystemEventType | str]) -> None:
         self._set = 0
-        mask = _device._event_mask(events, _SYSTEM_EVENT_TYPES, SystemEventType, "events")
+        mask = _device._event_mask(events, _SYSTEM_EVENT_TYPE_MAPPING, SystemEventType, "events")
         _nvml_context.initialize()
         self._set = nvml.system_event_set_create()
         try:
