@@ -28,8 +28,22 @@ from cuda.core.typing import WorkqueueSharingScopeType
 # compat_sm_flags, compat_check_split, compat_sm_split, compat_workqueue_*: what differs
 # between headers before CUDA 13.1 and 13.1+.
 include "resources_compat.pxi"
+# compat_sm_min_partition, compat_sm_coscheduled_alignment: what differs between CUDA 12 and 13.
+include "driver_compat.pxi"
 
 __all__ = ['DeviceResources', 'SMResource', 'SMResourceOptions', 'WorkqueueResource', 'WorkqueueResourceOptions']
+
+
+cdef unsigned int _architecture_granularity(int device_id) except 0:
+    """The SM split granularity of the device's architecture, where the driver's struct does not
+    say (CUDA 12 headers; split groups): 8 SMs from compute capability 9.0 on, 2 before."""
+    cdef cydriver.CUdevice device
+    cdef int major = 0
+    with nogil:
+        HANDLE_RETURN(cydriver.cuDeviceGet(&device, device_id))
+        HANDLE_RETURN(cydriver.cuDeviceGetAttribute(
+            &major, cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device))
+    return 8 if major >= 9 else 2
 
 
 @dataclass
@@ -173,12 +187,12 @@ cdef class SMResource:
     @property
     def min_partition_size(self) -> int:
         """The fewest SMs a partition of this resource can have."""
-        return self._resource.sm.minSmPartitionSize
+        return compat_sm_min_partition(&self._resource) or _architecture_granularity(self._device_id)
 
     @property
     def coscheduled_alignment(self) -> int:
         """The number of SMs guaranteed to be co-scheduled together (the split granularity)."""
-        return self._resource.sm.smCoscheduledAlignment
+        return compat_sm_coscheduled_alignment(&self._resource) or _architecture_granularity(self._device_id)
 
     @property
     def flags(self) -> int:

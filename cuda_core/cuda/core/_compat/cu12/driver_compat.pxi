@@ -222,3 +222,14 @@ cdef inline cydriver.CUresult compat_tensor_map_encode_im2col_wide(
         cydriver.CUtensorMapSwizzle swizzle, cydriver.CUtensorMapL2promotion l2_promotion,
         cydriver.CUtensorMapFloatOOBfill oob_fill) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
     return cydriver.CUDA_ERROR_NOT_SUPPORTED
+
+
+# ---- device resources (cuda.core._device_resources) ----
+
+cdef inline unsigned int compat_sm_min_partition(const cydriver.CUdevResource* resource) noexcept nogil:
+    # CUDA 12's CUdevSmResource holds only smCount: 0, and the caller uses the architecture's granularity.
+    return 0
+
+
+cdef inline unsigned int compat_sm_coscheduled_alignment(const cydriver.CUdevResource* resource) noexcept nogil:
+    return 0

@@ -190,3 +190,14 @@ cdef inline cydriver.CUresult compat_tensor_map_encode_im2col_wide(
                                                 upper_width, channels, pixels, element_strides, interleave,
                                                 <cydriver.CUtensorMapIm2ColWideMode>mode, swizzle, l2_promotion,
                                                 oob_fill)
+
+
+# ---- device resources (cuda.core._device_resources) ----
+
+cdef inline unsigned int compat_sm_min_partition(const cydriver.CUdevResource* resource) noexcept nogil:
+    # CUDA 13's CUdevSmResource carries the split granularity (0 where the driver leaves it unset).
+    return resource.sm.minSmPartitionSize
+
+
+cdef inline unsigned int compat_sm_coscheduled_alignment(const cydriver.CUdevResource* resource) noexcept nogil:
+    return resource.sm.smCoscheduledAlignment
