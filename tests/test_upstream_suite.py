@@ -155,6 +155,36 @@ def test_a_crash_keeps_the_results_before_it(suite) -> None:
         assert entry["tests"] == {"tests/test_crash.py::test_first": "passed"} and entry["passed"] == 1
 
 
+def test_a_crash_names_the_test_it_was_running(suite) -> None:
+    entry = suite["json"]["files"]["test_crash.py"]["ours"]
+    assert entry["last_started"] == "tests/test_crash.py::test_dies"
+    assert "during tests/test_crash.py::test_dies" in suite["table"]
+
+
+def test_failures_and_skips_say_why(suite) -> None:
+    why = suite["json"]["files"]["test_plain.py"]["ours"]["why"]
+    assert why["tests/test_plain.py::test_skipped"] == "Skipped: no reason"
+    assert why["tests/test_plain.py::test_setup_error"] == "RuntimeError: fixture"
+    assert why["tests/test_plain.py::test_only_nvidia_passes"].startswith("AssertionError")
+    assert "tests/test_plain.py::test_only_ours_passes" not in why
+
+
+def test_the_deadline_ends_the_run_and_keeps_the_report(tmp_path) -> None:
+    write_tree(tmp_path / "root", {name: text for name, text in FILES.items()
+                                   if not name.endswith(("test_crash.py", "test_later_part.py"))})
+    write_tree(tmp_path / "ours", {"fakecore/__init__.py": "SIDE = 'ours'\n", "fakecore/mem.py": "OLD = 1\n"})
+    report = tmp_path / "report.json"
+    done = subprocess.run([sys.executable, str(TOOL), "--root", str(tmp_path / "root"), "--ours-python", sys.executable,
+                           "--ours-path", str(tmp_path / "ours"), "--files", "test_slow.py", "test_plain.py",
+                           "--jobs", "1", "--deadline", "6", "--json", str(report)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    files = json.loads(report.read_text())["files"]
+    slow, plain = files["test_slow.py"]["ours"], files["test_plain.py"]["ours"]
+    assert slow["status"].startswith("timeout") and slow["passed"] == 1 and slow["seconds"] < 20
+    assert plain["status"] == "not run (deadline)" and plain["passed"] == 0
+
+
 def test_a_timeout_is_reported_with_what_finished(suite) -> None:
     entry = suite["json"]["files"]["test_slow.py"]["ours"]
     assert entry["status"].startswith("timeout") and entry["passed"] == 1 and entry["seconds"] < 30
