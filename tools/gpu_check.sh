@@ -15,7 +15,7 @@
 # empty MAJORS runs only the dual wheel of the wheels built before),
 # BENCH=0 skips the launch benchmark, DUAL=0 the dual wheel, OURS_TESTS our test paths to run
 # (default: tests/gpu tests/api), UPSTREAM_FILES the NVIDIA test files to run (default: the
-# files of the runtime API), UPSTREAM_END the time (epoch seconds) by which NVIDIA's suite must
+# files of the runtime API), UPSTREAM_EXAMPLES=1 also runs NVIDIA's examples on both sides, UPSTREAM_END the time (epoch seconds) by which NVIDIA's suite must
 # have ended: files still running are stopped then, and the table is written either way.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -61,6 +61,21 @@ upstream_suite() {  # major, our install, our bindings site
     --jobs "${UPSTREAM_JOBS:-4}" --timeout "${UPSTREAM_TIMEOUT:-300}" ${UPSTREAM_END:+--deadline $((UPSTREAM_END - $(date +%s)))} \
     --json "$OUT/upstream-cu$major.json" || true
 }
+upstream_examples() {  # major, our install, our bindings site
+  local major=$1 install=$2 site=$3 example name ours nvidia
+  [ "${UPSTREAM_EXAMPLES:-0}" = 1 ] && [ -d .upstream/cuda_core/examples ] || return 0
+  # NVIDIA's examples, each run as a user would: the exit status on each side (logs in $OUT/examples).
+  mkdir -p "$OUT/examples"
+  echo "== NVIDIA's examples with CUDA $major: exit status, ours beside NVIDIA's (124: over ${EXAMPLE_TIMEOUT:-90} s)"
+  for example in "$PWD"/.upstream/cuda_core/examples/*.py; do
+    name=$(basename "$example" .py)
+    (cd /tmp && PYTHONPATH="$install:$site" timeout "${EXAMPLE_TIMEOUT:-90}" "$PY" "$example" \
+      > "$OUT/examples/$name-ours.log" 2>&1); ours=$?
+    (cd /tmp && PYTHONPATH="$site" timeout "${EXAMPLE_TIMEOUT:-90}" "$PY" "$example" \
+      > "$OUT/examples/$name-nvidia.log" 2>&1); nvidia=$?
+    printf '  %-40s ours %3d   nvidia %3d\n' "$name" "$ours" "$nvidia"
+  done
+}
 
 # Once per machine: libnvrtc.so.12 for the CUDA 12 build (found by cuda.pathfinder through
 # LD_LIBRARY_PATH), and meson-python.
@@ -87,6 +102,7 @@ for major in ${MAJORS-13 12}; do
   if [ "$major" = 12 ]; then export LD_LIBRARY_PATH=/tmp/nvrtc12${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}; fi
   gpu_tests $major /tmp/gpu-install$major "$site"
   examples_and_bench $major /tmp/gpu-install$major "$site"
+  upstream_examples $major /tmp/gpu-install$major "$site"
   upstream_suite $major /tmp/gpu-install$major "$site"
 done
 

@@ -22,6 +22,18 @@ def test_public_names_are_importable(cuda_core) -> None:
     assert all(isinstance(getattr(cuda_core, name), type) for name in ("CUDAError", "NVRTCError", "DriverNotFoundError"))
 
 
+def test_public_submodules_are_attributes(cuda_core) -> None:
+    """As after NVIDIA's ``import cuda.core``: ``cuda.core.utils.StridedMemoryView`` and the like
+    work without importing the submodule by name (ours imports each at first use)."""
+    for name in ("checkpoint", "graph", "texture", "typing", "utils"):
+        module = getattr(cuda_core, name)
+        assert module.__name__ == f"cuda.core.{name}" and name in dir(cuda_core)
+    assert cuda_core.utils.StridedMemoryView.__name__ == "StridedMemoryView"
+    assert cuda_core.graph.GraphDefinition.__name__ == "GraphDefinition"
+    with pytest.raises(AttributeError, match="no attribute 'nonesuch'"):
+        cuda_core.nonesuch
+
+
 def test_import_leaves_compilers_and_driver_module_unloaded(cuda_core) -> None:
     """``import cuda.core`` in a fresh interpreter loads neither the Program module (with NVRTC's
     layer, which loads cuda.pathfinder), nor the Linker module (with nvJitLink's layer), nor

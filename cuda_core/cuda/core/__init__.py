@@ -62,19 +62,26 @@ _LAZY_NAMES.update(dict.fromkeys(("Graph", "GraphBuilder", "GraphCompleteOptions
                                  "graph"))
 
 
+# Public subpackages and modules, which NVIDIA's `import cuda.core` imports: here they are
+# attributes too (``cuda.core.utils.StridedMemoryView``), imported at first use.
+_LAZY_SUBMODULES = frozenset(("checkpoint", "graph", "texture", "typing", "utils"))
+
+
 def __getattr__(name: str) -> object:
-    """A name of a lazily imported module, imported and kept here at first use."""
+    """A name of a lazily imported module, or such a module, imported and kept here at first use."""
+    import importlib
+    if name in _LAZY_SUBMODULES:
+        return importlib.import_module(f"cuda.core.{name}")  # the import sets it as an attribute here
     module = _LAZY_NAMES.get(name)
     if module is None:
         raise AttributeError(f"module 'cuda.core' has no attribute {name!r}")
-    import importlib
     value = getattr(importlib.import_module(f"cuda.core.{module}"), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY_NAMES))
+    return sorted(set(globals()) | set(_LAZY_NAMES) | _LAZY_SUBMODULES)
 
 
 __version__ = _build_info.version
