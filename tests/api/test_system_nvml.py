@@ -151,6 +151,11 @@ def test_nvml_modules_raise_the_import_error(without_nvml, module) -> None:
         importlib.import_module(f"cuda.core.system.{module}")
 
 
+def test_exceptions_attribute_raises_the_import_error(system, without_nvml) -> None:
+    with pytest.raises(ImportError, match=r"cuda.core.system.exceptions requires NVML support"):
+        system.exceptions  # noqa: B018
+
+
 def test_from_import_of_an_nvml_name_fails_clearly(without_nvml) -> None:
     with pytest.raises(ImportError, match="cuda.core.system.Device requires NVML support"):
         from cuda.core.system import Device  # noqa: F401
@@ -182,6 +187,7 @@ def test_driver_side_works_without_nvml(system, without_nvml) -> None:
 
 def test_exceptions_are_nvmls_own(system, nvml) -> None:
     from cuda.core.system import exceptions
+    assert system.exceptions is exceptions and "exceptions" in dir(system)  # an attribute, as in NVIDIA's
     assert sorted(exceptions.__all__) == sorted(EXCEPTION_NAMES)
     for name in EXCEPTION_NAMES:
         assert getattr(system, name) is getattr(nvml, name) is getattr(exceptions, name)

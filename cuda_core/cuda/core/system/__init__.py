@@ -45,7 +45,11 @@ if _NVML_IS_COMPATIBLE:
 
 
 def __getattr__(name: str) -> Any:
-    """The NVML names, imported from their submodule on first use (ImportError without NVML bindings)."""
+    """The NVML names, imported from their submodule on first use (ImportError without NVML bindings);
+    ``exceptions`` too, the public submodule of the NVML errors."""
+    if name == "exceptions":
+        _require_nvml(f"cuda.core.system.{name}")
+        return importlib.import_module(f"{__name__}.exceptions")
     module = _NVML_NAMES.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -56,4 +60,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_NVML_NAMES))
+    return sorted(set(globals()) | set(_NVML_NAMES) | {"exceptions"})
