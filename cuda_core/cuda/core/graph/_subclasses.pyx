@@ -215,13 +215,18 @@ def _kept_objects(list keepalive):
 
 cdef object _find_kernel(list keepalive, cydriver.CUkernel kern, cydriver.CUfunction func):
     """The Kernel a kernel node launches, among what its definition keeps (kernel nodes keep
-    (kernel, args) pairs): by its CUkernel, or by its CUfunction in the current context."""
+    (kernel, args) pairs, a capture its kernels): by its CUkernel, or by its CUfunction in
+    the current context. Failing that, a new Kernel over the CUkernel, which keeps the
+    kernel's ObjectCode alive when cuda.core loaded it."""
     cdef cydriver.CUfunction function
     cdef cydriver.CUresult result
     for value in _kept_objects(keepalive):
-        if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Kernel)):
+        if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Kernel):
+            kernel = <Kernel>value[0]
+        elif isinstance(value, Kernel):
+            kernel = <Kernel>value
+        else:
             continue
-        kernel = <Kernel>value[0]
         if kern != NULL and kernel._kernel == kern:
             return kernel
         if kern == NULL and func != NULL:
@@ -229,6 +234,8 @@ cdef object _find_kernel(list keepalive, cydriver.CUkernel kern, cydriver.CUfunc
                 result = cydriver.cuKernelGetFunction(&function, kernel._kernel)
             if result == cydriver.CUDA_SUCCESS and function == func:
                 return kernel
+    if kern != NULL:
+        return Kernel.from_handle(<uintptr_t>kern)
     return None
 
 
