@@ -377,6 +377,27 @@ def test_a_hold_defers_giving_the_memory_back_past_close(memory, host_resource) 
         memory._buffer._AllocationHold(buffer)
 
 
+def test_a_weak_handle_follows_the_allocation_without_owning_it(memory, host_resource) -> None:
+    """cuda.core._utils._weak_handles (private, which NVIDIA's graph tests import): truthy
+    while the memory is allocated, a hold's deferral included; it keeps nothing alive."""
+    from cuda.core._utils._weak_handles import weak_handle
+    held = host_resource.allocate(16)
+    dropped = host_resource.allocate(16)
+    held_weak, dropped_weak = weak_handle(held), weak_handle(dropped)
+    assert held_weak and dropped_weak
+    hold = memory._buffer._AllocationHold(held)
+    held.close()
+    assert held.is_closed and held_weak  # the hold defers giving the memory back
+    del hold
+    gc.collect()
+    assert not held_weak and len(host_resource.deallocated) == 1
+    del dropped  # collected: the weak handle did not keep it
+    gc.collect()
+    assert not dropped_weak and len(host_resource.deallocated) == 2
+    with pytest.raises(TypeError, match="takes a Buffer"):
+        weak_handle(object())
+
+
 def test_garbage_collection_and_with_blocks_give_it_back(host_resource) -> None:
     buffer = host_resource.allocate(48)
     ptr = buffer.handle

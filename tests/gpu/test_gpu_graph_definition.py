@@ -1,10 +1,15 @@
 """Explicit graph definitions on a GPU: kernel, memset, memcpy and host callback nodes run and
-compute what they should, a while loop steered by device code, and what nodes keep alive."""
+compute what they should, a while loop steered by device code, and what nodes keep alive:
+in embedded clones (each clone node lets go of its own), in captured graphs, past
+Buffer.close() and past the close of a Graph still running."""
 
 from __future__ import annotations
 
 import ctypes
 import gc
+import threading
+import time
+import weakref
 
 import pytest
 
@@ -56,6 +61,27 @@ def read_ints(buffer, count: int) -> list[int]:
     (err,) = driver.cuMemcpyDtoH(host, int(buffer.handle), count * ctypes.sizeof(ctypes.c_int))
     assert err == driver.CUresult.CUDA_SUCCESS
     return list(host)
+
+
+def let_go(handle, timeout: float = 5.0) -> bool:
+    """Whether ``handle`` (a weak reference, or a weak allocation handle) lets go within
+    ``timeout`` seconds. A graph's user objects are destroyed on a driver thread, which only
+    queues the drop for the Python thread: so collect and poll."""
+    deadline = time.monotonic() + timeout
+    while True:
+        gc.collect()
+        alive = handle() is not None if isinstance(handle, weakref.ref) else bool(handle)
+        if not alive:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+
+
+def clone_node_of(owner, kind):
+    """The one node of type ``kind`` in the graph the child graph node ``owner`` embeds."""
+    (found,) = [node for node in owner.child_graph.nodes() if isinstance(node, kind)]
+    return found
 
 
 def run(graph_definition, device) -> None:
@@ -187,3 +213,222 @@ def test_a_raw_clone_keeps_what_the_nodes_use(cuda_core, device, kernels, graph)
     assert list(host) == [7 + i for i in range(N)]
     driver.cuGraphExecDestroy(executable)
     driver.cuGraphDestroy(clone)
+
+
+# ---------------------------------------------------------------------------------------------
+# Embedded clones: each node of a clone has a record of its own
+
+
+def test_a_clone_runs_what_its_source_held_after_the_source_is_gone(cuda_core, device, graph) -> None:
+    from cuda.core.graph import GraphDefinition
+    calls = []
+    child = GraphDefinition()
+    child.callback(lambda: calls.append("child"))
+    graph.embed(child)
+    del child
+    gc.collect()
+    run(graph, device)
+    assert calls == ["child"]
+
+
+def test_destroying_a_node_of_an_embedded_clone_lets_go_of_its_callable(cuda_core, device, graph) -> None:
+    """The record of the child's node, made before the embedding, is carried over to the
+    clone's node: destroying that node releases the clone's reference at once."""
+    from cuda.core.graph import GraphDefinition, HostCallbackNode
+
+    def probe():
+        pass
+
+    weak = weakref.ref(probe)
+    child = GraphDefinition()
+    child.callback(probe)
+    owner = graph.embed(child)
+    copy = clone_node_of(owner, HostCallbackNode)
+    del probe, child
+    gc.collect()
+    assert weak() is not None  # the clone holds it
+    copy.destroy()
+    del copy
+    assert let_go(weak)
+    assert owner.is_valid and owner.child_graph.nodes() == set()
+
+
+def test_records_are_carried_through_nested_clones(cuda_core, device, graph) -> None:
+    from cuda.core.graph import ChildGraphNode, GraphDefinition, HostCallbackNode
+
+    def probe():
+        pass
+
+    weak = weakref.ref(probe)
+    inner = GraphDefinition()
+    inner.callback(probe)
+    middle = GraphDefinition()
+    middle.embed(inner)
+    owner = graph.embed(middle)
+    nested = clone_node_of(owner, ChildGraphNode)
+    deepest = clone_node_of(nested, HostCallbackNode)
+    del probe, inner, middle
+    gc.collect()
+    assert weak() is not None
+    deepest.destroy()
+    del deepest
+    assert let_go(weak)
+
+
+def test_destroying_the_embedding_node_lets_go_of_nested_clones(cuda_core, device, graph) -> None:
+    from cuda.core.graph import GraphDefinition
+
+    def probe():
+        pass
+
+    weak = weakref.ref(probe)
+    inner = GraphDefinition()
+    inner.callback(probe)
+    middle = GraphDefinition()
+    middle.embed(inner)
+    owner = graph.embed(middle)
+    del probe, inner, middle
+    gc.collect()
+    assert weak() is not None
+    owner.destroy()
+    del owner
+    assert let_go(weak)
+
+
+def test_a_builders_embedded_clone_node_lets_go_of_its_callable(cuda_core, device) -> None:
+    """A captured callback is the record of its captured node, carried over when another
+    capture embeds the graph."""
+    from cuda.core.graph import HostCallbackNode
+
+    def probe():
+        pass
+
+    weak = weakref.ref(probe)
+    child = device.create_graph_builder().begin_building()
+    child.callback(probe)
+    child.end_building()
+    parent = device.create_graph_builder().begin_building()
+    parent.embed(child)
+    parent.end_building()
+    definition = parent.graph_definition
+    (owner,) = definition.nodes()
+    copy = clone_node_of(owner, HostCallbackNode)
+    del probe, child
+    gc.collect()
+    assert weak() is not None
+    copy.destroy()
+    del copy
+    assert let_go(weak)
+    parent.close()
+
+
+def test_updating_a_child_graph_node_runs_the_new_child(cuda_core, device, graph) -> None:
+    from cuda.core import CUDAError
+    from cuda.core.graph import GraphDefinition
+    calls = []
+    first, second = GraphDefinition(), GraphDefinition()
+    first.callback(lambda: calls.append("first"))
+    second.callback(lambda: calls.append("second"))
+    owner = graph.embed(first)
+    try:
+        owner.update(second)
+    except CUDAError as error:
+        pytest.skip(f"this driver does not update a child graph node in a definition: {error}")
+    del first, second
+    gc.collect()
+    run(graph, device)
+    assert calls == ["second"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Kernels found again from their handles
+
+
+def test_a_kernel_from_its_bare_handle_keeps_its_code(cuda_core, device, nvrtc_loaded) -> None:
+    from cuda.bindings import driver
+    options = cuda_core.ProgramOptions(std="c++17", arch=f"sm_{device.arch}")
+    code = cuda_core.Program(KERNELS, code_type="c++", options=options).compile("cubin")
+    kernel = code.get_kernel("iota")
+    err, raw = driver.cuLibraryGetKernel(code.handle, b"twice")  # never given by get_kernel
+    assert err == driver.CUresult.CUDA_SUCCESS
+    weak = weakref.ref(code)
+    from_get_kernel = cuda_core.Kernel.from_handle(int(kernel.handle))
+    from_the_driver = cuda_core.Kernel.from_handle(int(raw))
+    del kernel, code
+    gc.collect()
+    assert weak() is not None
+    assert from_get_kernel.attributes.max_threads_per_block > 0
+    assert from_the_driver.attributes.max_threads_per_block > 0
+    del from_get_kernel, from_the_driver
+    gc.collect()
+    assert weak() is None
+
+
+def test_a_captured_kernel_node_found_again_knows_its_kernel(cuda_core, device, kernels) -> None:
+    from cuda.core.graph import KernelNode
+    buffer = allocate(device, N * 4)
+    kernel = kernels.get_kernel("iota")
+    builder = device.create_graph_builder().begin_building()
+    cuda_core.launch(builder, cuda_core.LaunchConfig(grid=(N + 127) // 128, block=128), kernel, buffer, 0, N)
+    builder.end_building()
+    (node,) = builder.graph_definition.nodes()
+    assert isinstance(node, KernelNode) and node.kernel == kernel
+    builder.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# Memory a graph uses, observed through weak allocation handles
+
+
+def test_a_copy_node_holds_the_memory_until_its_graph_goes(cuda_core, device) -> None:
+    from cuda.core._utils._weak_handles import weak_handle
+    from cuda.core.graph import GraphDefinition
+    source, target = allocate(device, 16), allocate(device, 16)
+    device.sync()
+    definition = GraphDefinition()
+    definition.memcpy(target, source, 16)
+    handles = (weak_handle(source), weak_handle(target))
+    source.close()
+    target.close()
+    assert all(handles)  # closed Buffers, memory still allocated for the node
+    del definition
+    assert let_go(handles[0]) and let_go(handles[1])
+
+
+def test_a_running_graph_keeps_the_memory_past_its_close(cuda_core, device) -> None:
+    """Closing a Graph while a launch runs (here on another thread, the launch held in a
+    host callback) leaves the memory its nodes use allocated until the launch ends."""
+    from cuda.core._utils._weak_handles import weak_handle
+    from cuda.core.graph import GraphDefinition
+    started, gate = threading.Event(), threading.Event()
+
+    def hold_the_launch():
+        started.set()
+        gate.wait(5)
+
+    buffer = allocate(device, 8)
+    device.sync()
+    definition = GraphDefinition()
+    definition.memset(buffer, 0, 8).callback(hold_the_launch)
+    executable = definition.instantiate()
+    handle = weak_handle(buffer)
+    buffer.close()
+    del buffer, definition, hold_the_launch
+    gc.collect()
+    assert handle
+    stream = device.create_stream()
+    executable.launch(stream)
+    assert started.wait(5)
+    closer = threading.Thread(target=executable.close)
+    closer.start()
+    try:
+        time.sleep(0.05)
+        gc.collect()
+        assert handle  # the launch still runs
+    finally:
+        gate.set()
+        stream.sync()
+        closer.join(5)
+    assert not closer.is_alive()
+    del executable, closer
+    assert let_go(handle)

@@ -11,9 +11,11 @@ cannot be loaded.
 
 import os
 import warnings
+import weakref
 from collections import namedtuple
 
 from libc.stdint cimport uintptr_t
+from libcpp.vector cimport vector
 
 cimport cuda.bindings.cydriver as cydriver
 from cuda.core._launch_config cimport MAX_LAUNCH_ATTRIBUTES, LaunchConfig
@@ -36,6 +38,12 @@ MaxPotentialBlockSizeOccupancyResult = namedtuple("MaxPotentialBlockSizeOccupanc
 # Every code type an ObjectCode can hold, and the ones the driver loads.
 _CODE_TYPES = ("cubin", "ptx", "ltoir", "fatbin", "object", "library")
 _LOADABLE = ("cubin", "ptx", "fatbin")
+
+# CUlibrary address -> the ObjectCode that loaded it, and CUkernel address -> the ObjectCode
+# whose get_kernel() gave it, while that ObjectCode lives: a Kernel made from a bare handle
+# finds there the ObjectCode to keep alive (and with it the kernel's library loaded).
+_loaded_libraries = weakref.WeakValueDictionary()
+_kernel_loaders = weakref.WeakValueDictionary()
 
 
 cdef object _module_of(object module, str code_type):
@@ -194,6 +202,7 @@ cdef class ObjectCode:
                 HANDLE_RETURN(cydriver.cuLibraryUnload(library))
         else:
             self._library = library
+            _loaded_libraries[<size_t>library] = self
         return self._library
 
     def get_module(self):
@@ -227,6 +236,7 @@ cdef class ObjectCode:
                             f"no kernel {lowered!r} in this {self._code_type}: pass C++ kernels as "
                             "name_expressions to Program.compile(), or declare them extern \"C\"")
         HANDLE_RETURN(result)
+        _kernel_loaders[<size_t>handle] = self
         return _new_kernel(handle, self, name)
 
     def __eq__(self, other):
@@ -520,8 +530,9 @@ cdef class Kernel:
     def from_handle(handle, ObjectCode mod=None) -> Kernel:
         """A Kernel over the CUkernel at address ``handle`` (an int). ``mod``, the ObjectCode
         whose library holds the kernel, keeps that library loaded while the Kernel lives;
-        without it, whoever loaded the library must keep it loaded. A ``mod`` whose library
-        is not the kernel's draws a warning."""
+        without it, the ObjectCode that loaded the kernel's library is found (when cuda.core
+        loaded it and it is still alive) and kept instead, else whoever loaded the library
+        must keep it loaded. A ``mod`` whose library is not the kernel's draws a warning."""
         if not isinstance(handle, int) or isinstance(handle, bool):
             from cuda.bindings import driver
             if not isinstance(handle, driver.CUkernel):
@@ -532,6 +543,8 @@ cdef class Kernel:
             raise ValueError("handle must be the address of a CUkernel, not 0")
         if mod is not None:
             _warn_if_not_its_library(kernel, mod)
+        else:
+            mod = _loader_of(kernel)
         return _new_kernel(kernel, mod, None)
 
     @property
@@ -588,6 +601,43 @@ cdef class Kernel:
 
     def __repr__(self) -> str:
         return f"<Kernel handle={<size_t>self._kernel:#x}>"
+
+
+cdef object _loader_of(cydriver.CUkernel kernel):
+    """The live ObjectCode whose library holds ``kernel``, or None (a library someone else
+    loaded, or a driver that cannot say). The handle itself is never given to the driver:
+    it may be anything, and a driver handle is a pointer the driver would follow."""
+    found = _kernel_loaders.get(<size_t>kernel)
+    if found is not None:
+        return found
+    for code in list(_loaded_libraries.values()):
+        if _library_has_kernel((<ObjectCode>code)._library, kernel):
+            return code
+    return None
+
+
+cdef bint _library_has_kernel(cydriver.CUlibrary library, cydriver.CUkernel kernel) except -1:
+    """Whether ``kernel`` is one of the kernels of ``library`` (False where the driver
+    cannot list them: before CUDA 12.4)."""
+    cdef unsigned int count = 0
+    cdef unsigned int i
+    cdef vector[cydriver.CUkernel] kernels
+    try:
+        with nogil:
+            if cydriver.cuLibraryGetKernelCount(&count, library) != cydriver.CUDA_SUCCESS:
+                count = 0
+        if count == 0:
+            return False
+        kernels.resize(count)
+        with nogil:
+            if cydriver.cuLibraryEnumerateKernels(kernels.data(), count, library) != cydriver.CUDA_SUCCESS:
+                count = 0
+    except Exception:
+        return False  # cuda-bindings raises for an entry point the driver lacks
+    for i in range(count):
+        if kernels[i] == kernel:
+            return True
+    return False
 
 
 cdef int _warn_if_not_its_library(cydriver.CUkernel kernel, ObjectCode mod) except -1:

@@ -596,6 +596,12 @@ cdef class MemoryResource:
         raise NotImplementedError(f"{type(self).__name__} does not define device_id")
 
 
+def _allocation_is_live(Buffer buffer) -> bool:
+    """Whether ``buffer``'s memory is still allocated: the Buffer is open, or it was closed
+    while an _AllocationHold deferred giving the memory back (for _utils._weak_handles)."""
+    return not buffer._closed or buffer._pending_release is not None
+
+
 cdef class _AllocationHold:
     """Keeps a Buffer's memory allocated while this object lives: Buffer.close() meanwhile
     closes the Buffer but defers giving the memory back until the last hold goes."""

@@ -21,7 +21,7 @@ cimport cuda.bindings.cydriver as cydriver
 from cuda.core._stream cimport Stream, Stream_accept
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
 from cuda.core.graph._graph_definition cimport GraphCondition, GraphDefinition, new_condition, wrap_graph
-from cuda.core.graph._graph_node cimport drain_released_attachments
+from cuda.core.graph._graph_node cimport attach, drain_released_attachments, keep_for_clone
 from cuda.core.graph._host_callback cimport resolve_host_callback
 from cuda.core.graph._subclasses cimport executable_node
 
@@ -587,6 +587,8 @@ cdef class GraphBuilder:
         self._add_captured_node(&params, &node)
         # The driver points phGraph_out at its own array of the bodies, valid as long as the node.
         cdef const cydriver.CUgraph* bodies = params.conditional.phGraph_out
+        # The bodies' nodes keep their records as long as the node (destroyed through a view).
+        attach(self._capture_graph(), node, self._root.keepalive, [], tuple([<size_t>bodies[i] for i in range(size)]))
         return tuple([self._body_builder(bodies[i]) for i in range(size)])
 
     cdef GraphBuilder _body_builder(self, cydriver.CUgraph body):
@@ -636,20 +638,50 @@ cdef class GraphBuilder:
         params.type = cydriver.CU_GRAPH_NODE_TYPE_GRAPH
         params.graph.graph = source._built_graph()   # ownership 0: the driver clones it
         self._add_captured_node(&params, &node)
-        self._root.keepalive.append(source._root.keepalive)
+        # The clone's nodes get records of their own, made from the child's captured ones.
+        keep_for_clone(self._capture_graph(), node, self._root.keepalive, source._root.keepalive,
+                       params.graph.graph)
 
     def callback(self, fn, *, user_data=None) -> None:
         """Capture a host callback: ``fn`` runs on a host thread when the graph reaches this
         point. A Python callable takes no arguments (``user_data`` is refused); a ctypes
         ``CFUNCTYPE(None, c_void_p)`` function gets ``user_data`` (an int address, or
         bytes-like data copied and kept with the graph). Callbacks must not call CUDA."""
+        self._capture_callback(fn, user_data, True)
+
+    cdef int _capture_callback(self, object fn, object user_data, bint find_node) except -1:
+        """Capture ``fn``; what it needs becomes the record of its node (``find_node``), or,
+        where that node is not found, is kept with the family's graphs."""
         self._check_building("it can capture a callback")
         cdef cydriver.CUhostFn function = NULL
         cdef void* data = NULL
-        resolve_host_callback(fn, user_data, &function, &data, self._root.keepalive)
+        cdef list keep = []
+        resolve_host_callback(fn, user_data, &function, &data, keep)
         cdef cydriver.CUstream handle = self._stream._live_handle()
         with nogil:
             HANDLE_RETURN(cydriver.cuLaunchHostFunc(handle, function, data))
+        cdef bint attached = False
+        try:
+            attached = find_node and self._attach_to_last_node(keep)
+        finally:
+            if not attached:  # the capture holds the callback: keep it with the family's graphs
+                self._root.keepalive.extend(keep)
+        return 0
+
+    cdef bint _attach_to_last_node(self, list keep) except -1:
+        """Keep ``keep`` as the record of the node just captured (the one the capture's next
+        work depends on), as a definition's node would be, so that destroying that node (or
+        its counterpart in a graph embedding this one) lets go of it. False when the capture
+        does not say which node that is."""
+        cdef cydriver.CUgraph graph = NULL
+        cdef const cydriver.CUgraphNode* dependencies = NULL
+        cdef const cydriver.CUgraphEdgeData* edges = NULL
+        cdef size_t count = 0
+        self._capture_info(&graph, &dependencies, &edges, &count)
+        if count != 1:
+            return False
+        attach(graph, dependencies[0], self._root.keepalive, keep, ())
+        return True
 
     @property
     def graph_definition(self) -> GraphDefinition:
@@ -682,7 +714,9 @@ cdef class GraphBuilder:
 def _capture_callback_with_tail_failure_for_testing(gb, fn, *, user_data=None):
     """Capture ``fn`` as GraphBuilder.callback does, then fail as if finding the node just
     captured had failed: the callback must stay alive with the capture anyway."""
-    gb.callback(fn, user_data=user_data)
+    if not isinstance(gb, GraphBuilder):
+        raise TypeError(f"expected a GraphBuilder, got {type(gb).__name__}")
+    (<GraphBuilder>gb)._capture_callback(fn, user_data, False)
     raise RuntimeError("forced capture tail discovery failure (for testing)")
 
 

@@ -31,6 +31,22 @@ cdef GraphNode node_for(GraphDefinition definition, cydriver.CUgraphNode handle)
 # embedded clone), whose nodes' records go with it.
 cdef int keep_for(GraphNode node, list objects, tuple subgraphs) except -1
 
+# keep_for for a node known only by its handles (a node a GraphBuilder captured): the record
+# goes to ``keepalive``, the list shared by the views of ``graph``'s hierarchy.
+cdef int attach(cydriver.CUgraph graph, cydriver.CUgraphNode node, list keepalive, list objects,
+                tuple subgraphs) except -1
+
+# What a child graph ``node`` of ``graph`` needs, its embedded clone of ``source_graph`` just
+# made: each record of ``source_graph``'s nodes in ``source`` (recursively through nested
+# child graphs) becomes a record of its counterpart in the clone, in ``keepalive``, so that
+# destroying that clone node releases it; the rest of ``source`` is kept for ``node``.
+cdef int keep_for_clone(cydriver.CUgraph graph, cydriver.CUgraphNode node, list keepalive, list source,
+                        cydriver.CUgraph source_graph) except -1
+
+# Remove from ``keepalive`` the records of the graphs the node at ``address`` owns (recursively)
+# and return them: a child graph node's update replaces its clone, and with it their nodes.
+cdef list detach_owned(list keepalive, size_t address)
+
 # Drop the attachment references the driver released while the interpreter's pending-call
 # queue was full (the GIL held; cheap when there are none). Graph operations call it.
 cdef int drain_released_attachments() except -1

@@ -328,13 +328,18 @@ class _Attachment:
 
 
 cdef int keep_for(GraphNode node, list objects, tuple subgraphs) except -1:
+    return attach(node._definition._graph, node._node, node._definition._keepalive, objects, subgraphs)
+
+
+cdef int attach(cydriver.CUgraph graph, cydriver.CUgraphNode node, list keepalive, list objects,
+                tuple subgraphs) except -1:
     if not (objects or subgraphs):
         return 0
     objects = objects + _holds_of(objects)
-    record = _Attachment(<uintptr_t>node._definition._graph, node._address, objects, subgraphs)
+    record = _Attachment(<uintptr_t>graph, <uintptr_t>node, objects, subgraphs)
     if objects:
-        _retain_by_graph(node._definition._graph, record)
-    node._definition._keepalive.append(record)
+        _retain_by_graph(graph, record)
+    keepalive.append(record)
     return 0
 
 
@@ -379,25 +384,112 @@ cdef int _retain_by_graph(cydriver.CUgraph graph, object record) except -1:
     return 0
 
 
-cdef list _inner_user_objects(list keepalive, size_t address):
-    """(graph, user object) of each record in the graphs a node owns (a conditional node's
-    bodies, recursively). Destroying the node destroys those graphs, but the driver lets
-    go of their user objects only at some later point; releasing them ourselves makes the
-    attachments go with the node."""
+# ---------------------------------------------------------------------------------------
+# Embedded clones. Adding a child graph node clones the child graph, and the clone holds a
+# reference to each user object the child's graphs held (the driver copies them, nested
+# child graphs included). Each record of the child's nodes is carried over as a record of
+# the node's counterpart in the clone, naming the same user object: destroying that clone
+# node then releases the clone's own reference, and nothing else's.
+
+cdef int keep_for_clone(cydriver.CUgraph graph, cydriver.CUgraphNode node, list keepalive, list source,
+                        cydriver.CUgraph source_graph) except -1:
+    cdef cydriver.CUgraph clone = _embedded_graph(node)
+    cdef list snapshot = list(source)  # ``source`` may be ``keepalive`` itself
+    cdef list imported = []
+    cdef set carried = set()
+    if clone != NULL:
+        _import_records(snapshot, <uintptr_t>source_graph, clone, imported, carried)
+    # What was not carried over (records whose node was not found in the clone, others'
+    # records, plain objects) stays with the child graph node, as before clones had records.
+    cdef list rest = [entry for entry in snapshot if not (isinstance(entry, _Attachment) and entry in carried)]
+    keepalive.extend(imported)
+    return attach(graph, node, keepalive, rest, (<uintptr_t>clone,) if clone != NULL else ())
+
+
+cdef int _import_records(list source, uintptr_t graph, cydriver.CUgraph clone, list imported,
+                         set carried) except -1:
+    """Records for ``clone``'s nodes (into ``imported``) from those of ``graph``'s nodes in
+    ``source`` (added to ``carried``), and recursively for the graphs embedded in both."""
+    cdef cydriver.CUgraphNode counterpart
+    cdef cydriver.CUgraph inner
+    for entry in source:
+        if not isinstance(entry, _Attachment) or entry.graph != graph or entry in carried:
+            continue
+        counterpart = _find_in_clone(<cydriver.CUgraphNode><uintptr_t>entry.node, clone)
+        if counterpart == NULL:
+            continue
+        inner = NULL
+        if entry.subgraphs:
+            inner = _embedded_graph(counterpart)
+            if inner == NULL or len(entry.subgraphs) != 1:
+                continue  # a node owning graphs this one cannot follow: it stays with the owner
+        record = _Attachment(<uintptr_t>clone, <uintptr_t>counterpart, entry.objects,
+                             (<uintptr_t>inner,) if inner != NULL else ())
+        record.user_object = entry.user_object  # the clone holds its own reference to it
+        imported.append(record)
+        carried.add(entry)
+        if inner != NULL:
+            _import_records(source, entry.subgraphs[0], inner, imported, carried)
+    return 0
+
+
+cdef cydriver.CUgraphNode _find_in_clone(cydriver.CUgraphNode original, cydriver.CUgraph clone) noexcept:
+    """The counterpart of ``original`` in ``clone``, or NULL when the driver finds none."""
+    cdef cydriver.CUgraphNode found = NULL
+    with nogil:
+        if cydriver.cuGraphNodeFindInClone(&found, original, clone) != cydriver.CUDA_SUCCESS:
+            found = NULL
+    return found
+
+
+cdef cydriver.CUgraph _embedded_graph(cydriver.CUgraphNode node) noexcept:
+    """The graph a child graph node embeds; NULL for another kind of node."""
+    cdef cydriver.CUgraphNodeType kind
+    cdef cydriver.CUgraph graph = NULL
+    with nogil:
+        if cydriver.cuGraphNodeGetType(node, &kind) != cydriver.CUDA_SUCCESS \
+                or kind != cydriver.CU_GRAPH_NODE_TYPE_GRAPH \
+                or cydriver.cuGraphChildGraphNodeGetGraph(node, &graph) != cydriver.CUDA_SUCCESS:
+            graph = NULL
+    return graph
+
+
+cdef list detach_owned(list keepalive, size_t address):
+    cdef set removed = _owned_records(keepalive, address)
+    if removed:
+        keepalive[:] = [entry for entry in keepalive if not (isinstance(entry, _Attachment) and entry in removed)]
+    for entry in keepalive:
+        if isinstance(entry, _Attachment) and entry.node == address:
+            entry.subgraphs = ()  # the node no longer owns those graphs (their addresses may be reused)
+    return list(removed)
+
+
+# ---------------------------------------------------------------------------------------
+# Destroying a node
+
+cdef set _owned_records(list keepalive, size_t address):
+    """The records of the nodes of the graphs a node owns (a conditional node's bodies, a
+    child graph node's clone), recursively."""
     cdef set owned = set()
+    cdef set found = set()
     for entry in keepalive:
         if isinstance(entry, _Attachment) and entry.node == address:
             owned.update(entry.subgraphs)
-    found = []
     while owned:
         inner = set()
         for entry in keepalive:
-            if isinstance(entry, _Attachment) and entry.graph in owned:
+            if isinstance(entry, _Attachment) and entry.graph in owned and entry not in found:
                 inner.update(entry.subgraphs)
-                if entry.user_object:
-                    found.append((entry.graph, entry.user_object))
+                found.add(entry)
         owned = inner
     return found
+
+
+cdef list _inner_user_objects(list keepalive, size_t address):
+    """(graph, user object) of each record in the graphs a node owns. Destroying the node
+    destroys those graphs, but the driver lets go of their user objects only at some later
+    point; releasing them ourselves makes the attachments go with the node."""
+    return [(entry.graph, entry.user_object) for entry in _owned_records(keepalive, address) if entry.user_object]
 
 
 cdef int _hand_over(list pairs, bint to_us) except -1:
@@ -430,30 +522,21 @@ cdef int _release_for(list keepalive, size_t address) except -1:
     """Drop the records of a destroyed node, and those of the nodes of the graphs it owned
     (recursively), from ``keepalive`` in place: the list is shared by the definition's views.
     Graphs instantiated before keep their own copy."""
-    cdef set owned = set()
+    cdef set gone = _owned_records(keepalive, address)
     cdef list kept = []
     cdef cydriver.CUgraph graph
     cdef cydriver.CUuserObject user_object
     for entry in keepalive:
-        if isinstance(entry, _Attachment) and entry.node == address:
-            owned.update(entry.subgraphs)
+        if not isinstance(entry, _Attachment):
+            kept.append(entry)
+        elif entry.node == address:
             if entry.user_object:  # the graph's hold; clones and executables keep theirs
                 graph = <cydriver.CUgraph><uintptr_t>entry.graph
                 user_object = <cydriver.CUuserObject><uintptr_t>entry.user_object
                 with nogil:  # the node is gone already: nothing to undo if this fails
                     cydriver.cuGraphReleaseUserObject(graph, user_object, 1)
-        else:
+        elif entry not in gone:
             kept.append(entry)
-    while owned:
-        inner = set()
-        remaining = []
-        for entry in kept:
-            if isinstance(entry, _Attachment) and entry.graph in owned:
-                inner.update(entry.subgraphs)
-            else:
-                remaining.append(entry)
-        kept = remaining
-        owned = inner
     if len(kept) != len(keepalive):
         keepalive[:] = kept
     return 0

@@ -22,7 +22,7 @@ from cuda.core._module cimport Kernel
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device
 from cuda.core.graph._graph_builder cimport Graph
 from cuda.core.graph._graph_definition cimport GraphCondition, GraphDefinition, wrap_graph
-from cuda.core.graph._graph_node cimport GraphNode, attach_node, keep_for
+from cuda.core.graph._graph_node cimport GraphNode, attach_node, detach_owned, keep_for, keep_for_clone
 from cuda.core.graph._host_callback cimport is_python_trampoline, resolve_host_callback
 
 from cuda.core.graph._graph_node import _Attachment
@@ -215,13 +215,18 @@ def _kept_objects(list keepalive):
 
 cdef object _find_kernel(list keepalive, cydriver.CUkernel kern, cydriver.CUfunction func):
     """The Kernel a kernel node launches, among what its definition keeps (kernel nodes keep
-    (kernel, args) pairs): by its CUkernel, or by its CUfunction in the current context."""
+    (kernel, args) pairs, a capture its kernels): by its CUkernel, or by its CUfunction in
+    the current context. Failing that, a new Kernel over the CUkernel, which keeps the
+    kernel's ObjectCode alive when cuda.core loaded it."""
     cdef cydriver.CUfunction function
     cdef cydriver.CUresult result
     for value in _kept_objects(keepalive):
-        if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Kernel)):
+        if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], Kernel):
+            kernel = <Kernel>value[0]
+        elif isinstance(value, Kernel):
+            kernel = <Kernel>value
+        else:
             continue
-        kernel = <Kernel>value[0]
         if kern != NULL and kernel._kernel == kern:
             return kernel
         if kern == NULL and func != NULL:
@@ -229,6 +234,8 @@ cdef object _find_kernel(list keepalive, cydriver.CUkernel kern, cydriver.CUfunc
                 result = cydriver.cuKernelGetFunction(&function, kernel._kernel)
             if result == cydriver.CUDA_SUCCESS and function == func:
                 return kernel
+    if kern != NULL:
+        return Kernel.from_handle(<uintptr_t>kern)
     return None
 
 
@@ -547,7 +554,13 @@ cdef class ChildGraphNode(GraphNode):
         params.graph.graph = (<GraphDefinition>child)._live()
         with nogil:
             HANDLE_RETURN(cydriver.cuGraphNodeSetParams(node, &params))
-        keep_for(self, list((<GraphDefinition>child)._keepalive), (_embedded_address(node),))
+        # The records of the clone replaced are not the new clone's: they are kept, inert,
+        # until the node goes (as a record of its own), and the new child's are carried over.
+        cdef GraphDefinition definition = self._definition
+        cdef list replaced = detach_owned(definition._keepalive, self._address)
+        keep_for_clone(definition._graph, node, definition._keepalive, (<GraphDefinition>child)._keepalive,
+                       params.graph.graph)
+        keep_for(self, replaced, ())
         self._child = None
 
     @property
@@ -710,14 +723,6 @@ cdef cydriver.CUevent _event_handle(object event) except? NULL:
     return (<Event>event)._live_handle()
 
 
-cdef uintptr_t _embedded_address(cydriver.CUgraphNode node) except? 0:
-    """The address of the graph a child graph node embeds."""
-    cdef cydriver.CUgraph graph = NULL
-    with nogil:
-        HANDLE_RETURN(cydriver.cuGraphChildGraphNodeGetGraph(node, &graph))
-    return <uintptr_t>graph
-
-
 # ---------------------------------------------------------------------------------------
 # Adding nodes (GraphNode's builder methods call these)
 # ---------------------------------------------------------------------------------------
@@ -871,8 +876,8 @@ def _add_child(GraphNode parent, child):
         HANDLE_RETURN(cydriver.cuGraphAddChildGraphNode(&handle, graph, deps.data(), deps.size(), child_graph))
     cdef ChildGraphNode node = ChildGraphNode.__new__(ChildGraphNode)
     attach_node(node, definition, handle)
-    # The embedded clone needs what the child's nodes need.
-    keep_for(node, list((<GraphDefinition>child)._keepalive), (_embedded_address(handle),))
+    # The embedded clone needs what the child's nodes need: its nodes get records of their own.
+    keep_for_clone(graph, handle, definition._keepalive, (<GraphDefinition>child)._keepalive, child_graph)
     return node
 
 
