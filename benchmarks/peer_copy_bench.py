@@ -31,7 +31,7 @@ METRICS = ("peer copy 256 MiB [GB/s]", "peer copy 4 KiB, host [us]",
 def bandwidth_gbs(cc, stream, src, dst) -> float:
     """GB/s of copying ``src`` into ``dst`` on ``stream``: the median over COPIES copies, each
     timed on the GPU between two events."""
-    timing = cc.EventOptions(enable_timing=True)
+    timing = cc.EventOptions(timing_enabled=True)
     src.copy_to(dst, stream=stream)  # warm-up: first-touch and peer mappings
     seconds = []
     for _ in range(COPIES):

@@ -12,6 +12,8 @@ cdef class GraphCondition:
 cdef class GraphDefinition:
     cdef cydriver.CUgraph _graph       # NULL once destroyed
     cdef object _owner                 # None: this object destroys the graph; else its owner, kept alive
+    cdef bint _owns_graph              # _owner is None, as a C fact: a cycle collection clears _owner before
+                                       # __dealloc__, and a view must never destroy the graph it borrows
     cdef list _keepalive               # what the nodes need alive: kernels, callbacks, events, buffers, children
     cdef object __weakref__
 

@@ -90,12 +90,13 @@ cdef class GraphDefinition:
             HANDLE_RETURN(cydriver.cuGraphCreate(&graph, 0))
         self._graph = graph
         self._owner = None
+        self._owns_graph = True
         self._keepalive = []
 
     def __dealloc__(self):
         cdef cydriver.CUgraph graph = self._graph
         self._graph = NULL
-        if graph != NULL and self._owner is None:
+        if graph != NULL and self._owns_graph:
             with nogil:
                 cydriver.cuGraphDestroy(graph)  # nothing to report from a destructor
 
@@ -276,6 +277,7 @@ cdef GraphDefinition wrap_graph(cydriver.CUgraph graph, object owner):
     cdef GraphDefinition definition = GraphDefinition.__new__(GraphDefinition)
     definition._graph = graph
     definition._owner = owner
+    definition._owns_graph = owner is None
     # A view of a definition's sub-graph shares the root's list, so instantiating the root
     # keeps alive what nodes added through the view need.
     if isinstance(owner, GraphNode):
