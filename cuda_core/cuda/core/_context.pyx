@@ -136,9 +136,11 @@ cdef class GreenContext:
 
     def __dealloc__(self):
         # Errors are ignored: at interpreter exit the driver may be gone already.
-        if self._handle != NULL:
-            cydriver.cuGreenCtxDestroy(self._handle)
-            self._handle = NULL
+        cdef cydriver.CUgreenCtx handle = self._handle
+        self._handle = NULL
+        if handle != NULL:
+            with nogil:  # never hold the GIL in the driver: a graph's host callback may be waiting for it
+                cydriver.cuGreenCtxDestroy(handle)
 
 
 cdef Context green_context_from_handle(cydriver.CUgreenCtx handle, int device_id):

@@ -255,9 +255,11 @@ cdef class Event:
 
     def __dealloc__(self):
         # Errors are ignored: at interpreter exit the driver may be gone already.
-        if self._handle != NULL:
-            cydriver.cuEventDestroy(self._handle)
-            self._handle = NULL
+        cdef cydriver.CUevent handle = self._handle
+        self._handle = NULL
+        if handle != NULL:
+            with nogil:  # never hold the GIL in the driver: a graph's host callback may be waiting for it
+                cydriver.cuEventDestroy(handle)
 
 
 cdef IPCEventDescriptor _export(cydriver.CUevent event, bint blocking):

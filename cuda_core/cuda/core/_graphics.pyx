@@ -223,10 +223,13 @@ cdef class GraphicsResource:
         # Errors are ignored: at interpreter exit the driver (or the GL context) may be gone.
         if self._handle == NULL:
             return
-        if self._is_mapped:
-            cydriver.cuGraphicsUnmapResources(1, &self._handle, NULL)
-        cydriver.cuGraphicsUnregisterResource(self._handle)
+        cdef cydriver.CUgraphicsResource handle = self._handle
+        cdef bint mapped = self._is_mapped
         self._handle = NULL
+        with nogil:  # never hold the GIL in the driver: a graph's host callback may be waiting for it
+            if mapped:
+                cydriver.cuGraphicsUnmapResources(1, &handle, NULL)
+            cydriver.cuGraphicsUnregisterResource(handle)
 
     @property
     def is_mapped(self) -> bool:

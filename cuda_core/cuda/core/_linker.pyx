@@ -641,12 +641,11 @@ cdef class Linker:
             except Exception:
                 pass
             self._nvjitlink = NULL
-        if self._culink != NULL:
-            try:
-                cydriver.cuLinkDestroy(self._culink)
-            except Exception:
-                pass
-            self._culink = NULL
+        cdef cydriver.CUlinkState state = self._culink
+        self._culink = NULL
+        if state != NULL:
+            with nogil:
+                cydriver.cuLinkDestroy(state)
 
     def __repr__(self) -> str:
         backend = CompilerBackendType.NVJITLINK if self._use_nvjitlink else CompilerBackendType.DRIVER

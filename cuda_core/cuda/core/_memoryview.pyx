@@ -189,14 +189,19 @@ cdef int _order_after_producer(intptr_t producer, intptr_t consumer) except -1:
     recorded in the producer's context as the driver requires)."""
     cdef cydriver.CUcontext context = NULL
     cdef cydriver.CUstream source = <cydriver.CUstream>producer
-    HANDLE_RETURN(cydriver.cuStreamGetCtx(source, &context))
+    cdef cydriver.CUresult status
+    with nogil:
+        HANDLE_RETURN(cydriver.cuStreamGetCtx(source, &context))
     cdef cydriver.CUevent event = _ordering_event(context)
-    cdef cydriver.CUresult status = cydriver.cuEventRecord(event, source)
+    with nogil:
+        status = cydriver.cuEventRecord(event, source)
     if status != cydriver.CUDA_SUCCESS:  # e.g. a context destroyed and its address reused: a fresh event
         del _ordering_events[<intptr_t>context]
         event = _ordering_event(context)
-        HANDLE_RETURN(cydriver.cuEventRecord(event, source))
-    HANDLE_RETURN(cydriver.cuStreamWaitEvent(<cydriver.CUstream>consumer, event, 0))
+        with nogil:
+            HANDLE_RETURN(cydriver.cuEventRecord(event, source))
+    with nogil:
+        HANDLE_RETURN(cydriver.cuStreamWaitEvent(<cydriver.CUstream>consumer, event, 0))
     return 0
 
 

@@ -259,9 +259,11 @@ cdef class ObjectCode:
 
     def __dealloc__(self):
         # Errors are ignored: at interpreter exit the driver may be gone already.
-        if self._library != NULL:
-            cydriver.cuLibraryUnload(self._library)
-            self._library = NULL
+        cdef cydriver.CUlibrary library = self._library
+        self._library = NULL
+        if library != NULL:
+            with nogil:  # never hold the GIL in the driver: a graph's host callback may be waiting for it
+                cydriver.cuLibraryUnload(library)
 
 
 cdef Kernel _new_kernel(cydriver.CUkernel handle, object keepalive, str name):

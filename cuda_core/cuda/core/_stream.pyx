@@ -365,8 +365,10 @@ cdef class Stream:
 
     def __dealloc__(self):
         # Errors are ignored: at interpreter exit the driver may be gone already.
-        if not self._closed and self._owned and self._handle != NULL:
-            cydriver.cuStreamDestroy(self._handle)
+        cdef cydriver.CUstream handle = self._handle
+        if not self._closed and self._owned and handle != NULL:
+            with nogil:  # never hold the GIL in the driver: a graph's host callback may be waiting for it
+                cydriver.cuStreamDestroy(handle)
 
     def __eq__(self, other):
         if not isinstance(other, Stream):

@@ -18,11 +18,13 @@ __all__ = []
 
 cdef class _PoolHandle:
     def __dealloc__(self):
-        if self.owned and self.pool != NULL:
+        cdef cydriver.CUmemoryPool pool = self.pool
+        if self.owned and pool != NULL:
             # Outstanding allocations keep the pool's memory until they are freed (the driver
             # defers the release); at interpreter exit the driver may be gone, nothing to do.
-            cydriver.cuMemPoolDestroy(self.pool)
             self.pool = NULL
+            with nogil:  # never hold the GIL in the driver: a graph's host callback may be waiting for it
+                cydriver.cuMemPoolDestroy(pool)
 
 
 cdef int _raise_release_threshold(cydriver.CUmemoryPool pool) except -1:

@@ -196,9 +196,11 @@ cdef class _CaptureRoot:
         self.keepalive = []
 
     def __dealloc__(self):
-        if self.graph != NULL:
-            cydriver.cuGraphDestroy(self.graph)
-            self.graph = NULL
+        cdef cydriver.CUgraph graph = self.graph
+        self.graph = NULL
+        if graph != NULL:
+            with nogil:  # never hold the GIL in the driver: a graph's host callback may be waiting for it
+                cydriver.cuGraphDestroy(graph)
 
 
 cdef GraphBuilder _new_builder(Stream stream, bint owns_stream, int kind, _CaptureRoot root, GraphBuilder parent):
@@ -293,7 +295,8 @@ cdef class GraphBuilder:
         if result == cydriver.CUDA_SUCCESS and self._kind == _PRIMARY and check:
             self._root.graph = graph
         elif graph != NULL and self._kind == _PRIMARY:
-            cydriver.cuGraphDestroy(graph)
+            with nogil:
+                cydriver.cuGraphDestroy(graph)
         if check:
             HANDLE_RETURN(result)
         return 0
@@ -786,9 +789,11 @@ cdef class Graph:
 
     def __dealloc__(self):
         # Errors are ignored: at interpreter exit the driver may be gone already.
-        if self._exec != NULL:
-            cydriver.cuGraphExecDestroy(self._exec)
-            self._exec = NULL
+        cdef cydriver.CUgraphExec executable = self._exec
+        self._exec = NULL
+        if executable != NULL:
+            with nogil:  # never hold the GIL in the driver: a graph's host callback may be waiting for it
+                cydriver.cuGraphExecDestroy(executable)
 
     @property
     def is_closed(self) -> bool:

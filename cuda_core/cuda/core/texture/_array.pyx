@@ -141,11 +141,12 @@ cdef int _destroy_array(cydriver.CUarray handle, cydriver.CUcontext context) exc
     """cuArrayDestroy in ``context``; errors are ignored (at exit the context may be gone, and
     the array with it)."""
     cdef cydriver.CUcontext popped = NULL
-    if context != NULL and cydriver.cuCtxPushCurrent(context) != cydriver.CUDA_SUCCESS:
-        return 0
-    cydriver.cuArrayDestroy(handle)
-    if context != NULL:
-        cydriver.cuCtxPopCurrent(&popped)
+    with nogil:  # never hold the GIL in the driver: a graph's host callback may be waiting for it
+        if context != NULL and cydriver.cuCtxPushCurrent(context) != cydriver.CUDA_SUCCESS:
+            return 0
+        cydriver.cuArrayDestroy(handle)
+        if context != NULL:
+            cydriver.cuCtxPopCurrent(&popped)
     return 0
 
 

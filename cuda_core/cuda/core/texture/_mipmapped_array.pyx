@@ -56,10 +56,13 @@ cdef class _MipmapStorage:
         if self.handle == NULL:
             return
         # Errors are ignored: at exit the context may be gone, and the mipmap with it.
-        if self.context == NULL or cydriver.cuCtxPushCurrent(self.context) == cydriver.CUDA_SUCCESS:
-            cydriver.cuMipmappedArrayDestroy(self.handle)
-            if self.context != NULL:
-                cydriver.cuCtxPopCurrent(&popped)
+        cdef cydriver.CUcontext context = self.context
+        cdef cydriver.CUmipmappedArray handle = self.handle
+        with nogil:  # never hold the GIL in the driver: a graph's host callback may be waiting for it
+            if context == NULL or cydriver.cuCtxPushCurrent(context) == cydriver.CUDA_SUCCESS:
+                cydriver.cuMipmappedArrayDestroy(handle)
+                if context != NULL:
+                    cydriver.cuCtxPopCurrent(&popped)
         self.handle = NULL
 
 
