@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -104,7 +105,7 @@ def suite(tmp_path_factory) -> dict:
                            "--ours-path", str(base / "ours"), "--nvidia-python", str(wrapper), "--timeout", "8",
                            "--jobs", "2", "--post-release-name", "fakecore.mem:NewName",
                            "--later-part-name", "fakecore.util:LaterName", "--json", str(report)],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONFAULTHANDLER": "1"})
     assert done.returncode == 0, done.stdout + done.stderr
     return {"json": json.loads(report.read_text()), "table": done.stdout}
 
@@ -188,6 +189,8 @@ def test_the_deadline_ends_the_run_and_keeps_the_report(tmp_path) -> None:
 def test_a_timeout_is_reported_with_what_finished(suite) -> None:
     entry = suite["json"]["files"]["test_slow.py"]["ours"]
     assert entry["status"].startswith("timeout") and entry["passed"] == 1 and entry["seconds"] < 30
+    # Stopped with SIGABRT first: faulthandler's stacks say where it was stuck.
+    assert "Fatal Python error: Aborted" in entry["tail"] and "test_sleeps" in entry["tail"]
 
 
 def test_a_collection_error_is_an_error(suite) -> None:

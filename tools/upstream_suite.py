@@ -286,8 +286,13 @@ def run_file(root: Path, side: Side, file: str, args, plugin_dir: Path, work: Pa
     try:
         output, _ = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        output, _ = process.communicate()
+        # SIGABRT first: faulthandler (PYTHONFAULTHANDLER) prints where every thread is stuck.
+        os.killpg(process.pid, signal.SIGABRT)
+        try:
+            output, _ = process.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            output, _ = process.communicate()
         result.status = f"timeout ({timeout:.0f} s)"
     result.seconds = time.monotonic() - started
     text = output.decode(errors="replace")
