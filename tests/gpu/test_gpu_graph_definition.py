@@ -272,29 +272,9 @@ def test_destroying_a_node_of_an_embedded_clone_lets_go_of_its_callable(cuda_cor
     assert owner.is_valid and owner.child_graph.nodes() == set()
 
 
-def test_records_are_carried_through_nested_clones(cuda_core, device, graph) -> None:
-    from cuda.core.graph import ChildGraphNode, GraphDefinition, HostCallbackNode
-
-    def probe():
-        pass
-
-    weak = weakref.ref(probe)
-    inner = GraphDefinition()
-    inner.callback(probe)
-    middle = GraphDefinition()
-    middle.embed(inner)
-    owner = graph.embed(middle)
-    nested = clone_node_of(owner, ChildGraphNode)
-    deepest = clone_node_of(nested, HostCallbackNode)
-    del probe, inner, middle
-    gc.collect()
-    assert weak() is not None
-    deepest.destroy()
-    del deepest
-    assert let_go(weak)
-
-
-def test_destroying_the_embedding_node_lets_go_of_nested_clones(cuda_core, device, graph) -> None:
+def embed_nested_callback(graph):
+    """Embed in ``graph`` a definition that embeds one holding a host callback, drop every
+    reference but the clones': (a weak reference to the callable, the outer child node)."""
     from cuda.core.graph import GraphDefinition
 
     def probe():
@@ -308,7 +288,21 @@ def test_destroying_the_embedding_node_lets_go_of_nested_clones(cuda_core, devic
     owner = graph.embed(middle)
     del probe, inner, middle
     gc.collect()
-    assert weak() is not None
+    assert weak() is not None  # the clones hold it
+    return weak, owner
+
+
+def test_records_are_carried_through_nested_clones(cuda_core, device, graph) -> None:
+    from cuda.core.graph import ChildGraphNode, HostCallbackNode
+    weak, owner = embed_nested_callback(graph)
+    deepest = clone_node_of(clone_node_of(owner, ChildGraphNode), HostCallbackNode)
+    deepest.destroy()
+    del deepest
+    assert let_go(weak)
+
+
+def test_destroying_the_embedding_node_lets_go_of_nested_clones(cuda_core, device, graph) -> None:
+    weak, owner = embed_nested_callback(graph)
     owner.destroy()
     del owner
     assert let_go(weak)
