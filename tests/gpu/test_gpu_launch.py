@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from host_copies import to_device, to_host
+
 KERNELS = r"""
 template <typename T>
 __global__ void vector_add(const T* a, const T* b, T* out, size_t n) {
@@ -44,33 +46,6 @@ def nvrtc_code(cuda_core, device, nvrtc_loaded):
     options = cuda_core.ProgramOptions(std="c++17", arch=f"sm_{device.arch}")
     program = cuda_core.Program(KERNELS, code_type="c++", options=options)
     return program.compile("cubin", name_expressions=("vector_add<float>", "vector_add<double>"))
-
-
-def to_device(device, stream, array: np.ndarray):
-    """A device Buffer holding ``array``, copied through pinned memory."""
-    pinned = pinned_copy(array)
-    buffer = device.allocate(array.nbytes, stream=stream)
-    buffer.copy_from(pinned, stream=stream)
-    stream.sync()
-    pinned.close()
-    return buffer
-
-
-def pinned_copy(array: np.ndarray):
-    import cuda.core
-    pinned = cuda.core.LegacyPinnedMemoryResource().allocate(array.nbytes)
-    np.from_dlpack(pinned)[:] = array.view(np.int8).ravel()
-    return pinned
-
-
-def to_host(buffer, stream, dtype, count: int) -> np.ndarray:
-    import cuda.core
-    pinned = cuda.core.LegacyPinnedMemoryResource().allocate(buffer.size)
-    buffer.copy_to(pinned, stream=stream)
-    stream.sync()
-    result = np.from_dlpack(pinned).view(dtype)[:count].copy()
-    pinned.close()
-    return result
 
 
 @pytest.mark.parametrize("dtype, name", [(np.float32, "vector_add<float>"), (np.float64, "vector_add<double>")])

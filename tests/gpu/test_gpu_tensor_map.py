@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from host_copies import to_device, to_host
+
 
 # One block per box: thread (0, 0) arms an mbarrier and issues the TMA load of the box at
 # (blockIdx.y * BOX_H, blockIdx.x * BOX_W); every thread waits for it, then copies its element
@@ -81,29 +83,6 @@ extern "C" __global__ void copy_64(const __grid_constant__ TensorMap map, float*
 """
 
 BOX = (16, 32)
-
-
-def to_device(device, stream, array: np.ndarray):
-    """A device Buffer holding ``array``, copied through pinned memory."""
-    import cuda.core
-    pinned = cuda.core.LegacyPinnedMemoryResource().allocate(array.nbytes)
-    np.from_dlpack(pinned)[:] = array.view(np.int8).ravel()
-    buffer = device.allocate(array.nbytes, stream=stream)
-    buffer.copy_from(pinned, stream=stream)
-    stream.sync()
-    pinned.close()
-    return buffer
-
-
-def to_host(buffer, stream, dtype, count: int) -> np.ndarray:
-    """The first ``count`` items of ``buffer`` as ``dtype``, after the stream's work."""
-    import cuda.core
-    pinned = cuda.core.LegacyPinnedMemoryResource().allocate(buffer.size)
-    buffer.copy_to(pinned, stream=stream)
-    stream.sync()
-    result = np.from_dlpack(pinned).view(dtype)[:count].copy()
-    pinned.close()
-    return result
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,8 @@ import gc
 import numpy as np
 import pytest
 
+from host_copies import to_device, to_host
+
 KERNELS = r"""
 // Every texel of a w x h float texture, read at its center.
 extern "C" __global__ void read_all(cudaTextureObject_t tex, float* out, int w, int h) {
@@ -82,31 +84,6 @@ def stream(device):
     stream = device.create_stream()
     yield stream
     stream.close()
-
-
-def to_host(buffer, stream, dtype, count: int) -> np.ndarray:
-    """The first ``count`` values of a device Buffer, copied out through pinned memory."""
-    pinned = _pinned(buffer.size)
-    buffer.copy_to(pinned, stream=stream)
-    stream.sync()
-    result = np.from_dlpack(pinned).view(dtype)[:count].copy()
-    pinned.close()
-    return result
-
-
-def _pinned(size: int):
-    import cuda.core
-    return cuda.core.LegacyPinnedMemoryResource().allocate(size)
-
-
-def to_device(device, stream, values: np.ndarray):
-    pinned = _pinned(values.nbytes)
-    np.from_dlpack(pinned)[:] = values.view(np.int8).ravel()
-    buffer = device.allocate(values.nbytes, stream=stream)
-    buffer.copy_from(pinned, stream=stream)
-    stream.sync()
-    pinned.close()
-    return buffer
 
 
 def grid_2d(cuda_core, w: int, h: int, depth: int = 1):
