@@ -90,6 +90,7 @@ _COOLER_TARGET_MAPPING = {CoolerTarget.GPU: nvml.CoolerTarget.GPU, CoolerTarget.
                           CoolerTarget.POWER_SUPPLY: nvml.CoolerTarget.POWER_SUPPLY}
 _COOLER_TARGET_BITS = {member: int(value) for member, value in _COOLER_TARGET_MAPPING.items()}
 _EVENT_TYPE_MAPPING = _by_name(EventType, nvml.EventType)
+_EVENT_TYPES = _inverse(_EVENT_TYPE_MAPPING)
 _FAN_CONTROL_POLICY_MAPPING = _by_name(FanControlPolicy, nvml.FanControlPolicy,
                                        {"TEMPERATURE_CONTROLLED": "TEMPERATURE_CONTINUOUS_SW"})
 _FAN_CONTROL_POLICIES = _inverse(_FAN_CONTROL_POLICY_MAPPING)
@@ -102,6 +103,7 @@ _TEMPERATURE_THRESHOLD_MAPPING = _by_name(TemperatureThresholds, nvml.Temperatur
 _THERMAL_CONTROLLER_MAPPING = _by_name(ThermalController, nvml.ThermalController)
 _THERMAL_CONTROLLERS = _inverse(_THERMAL_CONTROLLER_MAPPING)
 _THERMAL_TARGET_MAPPING = _by_name(ThermalTarget, nvml.ThermalTarget)
+_THERMAL_TARGETS = _inverse(_THERMAL_TARGET_MAPPING)
 _ADDRESSING_MODE_MAPPING = _by_name(AddressingMode, nvml.DeviceAddressingModeType)
 _ADDRESSING_MODES = _inverse(_ADDRESSING_MODE_MAPPING)
 _AFFINITY_SCOPE_MAPPING = _by_name(AffinityScope, nvml.AffinityScope)
@@ -109,6 +111,7 @@ _GPU_P2P_CAPS_INDEX_MAPPING = _by_name(GpuP2PCapsIndex, nvml.GpuP2PCapsIndex)
 _GPU_P2P_STATUS_MAPPING = _by_name(GpuP2PStatus, nvml.GpuP2PStatus)
 _P2P_STATUSES = _inverse(_GPU_P2P_STATUS_MAPPING)
 _GPU_TOPOLOGY_LEVEL_MAPPING = _by_name(GpuTopologyLevel, nvml.GpuTopologyLevel)
+_TOPOLOGY_LEVELS = _inverse(_GPU_TOPOLOGY_LEVEL_MAPPING)
 _BRANDS = {"UNKNOWN": "Unknown", "QUADRO": "Quadro", "TESLA": "Tesla", "NVS": "NVS", "GRID": "GRID",
            "GEFORCE": "GeForce", "TITAN": "Titan", "NVIDIA_VAPPS": "NVIDIA vApps", "NVIDIA_VPC": "NVIDIA VPC",
            "NVIDIA_VCS": "NVIDIA VCS", "NVIDIA_VWS": "NVIDIA VWS", "NVIDIA_CLOUD_GAMING": "NVIDIA Cloud Gaming",
@@ -326,7 +329,7 @@ class EventData:
     @property
     def event_type(self) -> EventType:
         """The type of the event."""
-        return _inverse(_EVENT_TYPE_MAPPING).get(int(self._data.event_type), EventType.NONE)
+        return _EVENT_TYPES.get(int(self._data.event_type), EventType.NONE)
 
     @property
     def event_data(self) -> int:
@@ -899,7 +902,7 @@ class ThermalSensor:
     @property
     def target(self) -> ThermalTarget:
         """What the sensor measures."""
-        return _inverse(_THERMAL_TARGET_MAPPING).get(int(self._sensor.target), ThermalTarget.NONE)
+        return _THERMAL_TARGETS.get(int(self._sensor.target), ThermalTarget.NONE)
 
 
 class ThermalSettings:
@@ -1328,7 +1331,7 @@ def get_topology_common_ancestor(device1: Device, device2: Device) -> GpuTopolog
     """The closest topology level that connects ``device1`` and ``device2`` (Linux)."""
     level = int(nvml.device_get_topology_common_ancestor(_check_device(device1, "device1"),
                                                          _check_device(device2, "device2")))
-    return _inverse(_GPU_TOPOLOGY_LEVEL_MAPPING)[level]
+    return _TOPOLOGY_LEVELS[level]
 
 
 def get_p2p_status(device1: Device, device2: Device, index: GpuP2PCapsIndex | str) -> GpuP2PStatus:

@@ -18,7 +18,7 @@ __all__ = ["register_events"]
 
 _SYSTEM_EVENT_TYPE_MAPPING = {SystemEventType.UNBIND: nvml.SystemEventType.GPU_DRIVER_UNBIND,
                               SystemEventType.BIND: nvml.SystemEventType.GPU_DRIVER_BIND}
-_SYSTEM_EVENT_TYPES_BY_VALUE = {int(value): member for member, value in _SYSTEM_EVENT_TYPE_MAPPING.items()}
+_SYSTEM_EVENT_TYPES_BY_VALUE = _device._inverse(_SYSTEM_EVENT_TYPE_MAPPING)
 
 
 def _pci_bus_id_from_gpu_id(gpu_id: int) -> str:
