@@ -12,7 +12,7 @@ from cuda_core_build import backend, facts
 from cuda_core_build import probe as cuda_probe
 
 
-def fake_toolkit(root: Path, version: int, headers: tuple[str, ...] = ("cuda.h", "nvrtc.h", "cudaProfiler.h")) -> Path:
+def fake_toolkit(root: Path, version: int, headers: tuple[str, ...] = facts.REQUIRED_HEADERS) -> Path:
     include = root / "include"
     include.mkdir(parents=True)
     for header in headers:
@@ -35,24 +35,24 @@ def test_requires_bindings_pinned_to_the_headers_found(monkeypatch: pytest.Monke
     monkeypatch.setenv("CUDA_PATH", str(fake_toolkit(tmp_path / "cuda-12.9", 12090)))
     requires = backend.get_requires_for_build_wheel({})
     assert "cuda-bindings==12.9.*" in requires
-    assert set(facts.requirement_lines("build")) <= set(requires)
+    assert set(facts.requirements(facts.tool_pins())) <= set(requires)
     assert not any(r.startswith("nvidia-") for r in requires)
 
 
 def test_no_toolkit_at_all_requires_the_cuda13_header_wheels(nothing_found: Path) -> None:
     requires = backend.get_requires_for_build_wheel({})
-    assert set(facts.requirement_lines("cu13")) <= set(requires)
+    assert set(facts.requirements(facts.cuda_pins(facts.default_cell(13).cuda))) <= set(requires)
     assert any(r.startswith("nvidia-cuda-runtime==13") for r in requires)
 
 
 def test_incomplete_default_toolkit_falls_back_on_its_majors_wheels(nothing_found: Path) -> None:
     fake_toolkit(nothing_found, 12090, headers=("cuda.h",))  # a toolkit without nvrtc.h
-    assert set(facts.requirement_lines("cu12")) <= set(backend.get_requires_for_build_editable({}))
+    assert set(facts.requirements(facts.cuda_pins(facts.default_cell(12).cuda))) <= set(backend.get_requires_for_build_editable({}))
 
 
 def test_requested_major_picks_the_fallback_wheels(nothing_found: Path) -> None:
     requires = backend.get_requires_for_build_wheel({"setup-args": ["-Dcuda-major=12"]})
-    assert set(facts.requirement_lines("cu12")) <= set(requires)
+    assert set(facts.requirements(facts.cuda_pins(facts.default_cell(12).cuda))) <= set(requires)
 
 
 def test_an_explicit_incomplete_toolkit_is_an_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -110,7 +110,7 @@ def test_a_default_toolkit_of_another_major_falls_back_on_the_majors_wheels(noth
     NVIDIA's CUDA 12 header wheels, not an error."""
     fake_toolkit(nothing_found, 13000)
     requires = backend.get_requires_for_build_wheel({"setup-args": ["-Dcuda-major=12"]})
-    assert set(facts.requirement_lines("cu12")) <= set(requires)
+    assert set(facts.requirements(facts.cuda_pins(facts.default_cell(12).cuda))) <= set(requires)
     assert not any(r.startswith("nvidia-cuda-runtime==13") for r in requires)
 
 

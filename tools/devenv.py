@@ -1,22 +1,27 @@
 #!/usr/bin/env python3
-"""Create the pinned development environment of one CUDA major: ``.venvs/cu12`` or ``.venvs/cu13``.
+"""Create the pinned environment of one cell of the matrix: ``.venvs/<cell>``.
 
-Each environment holds the build tools (requirements/build.txt), the test tools
-(requirements/test.txt), and the cuda-bindings plus NVIDIA's header wheels of its
-major (requirements/cuNN.txt), so a build needs no system CUDA toolkit.
+A cell (requirements/matrix.ini) is a Python, a CUDA minor and a build tool set; ``cu12`` and
+``cu13`` are the default cells of their majors. Its venv holds the tool set, the minor's
+cuda-bindings and NVIDIA's header wheels (so a build needs no system CUDA toolkit), and the
+test tools of requirements/test.txt.
 
-The environment is created with uv when uv is on PATH, else with venv and pip.  A
-stamp file, written last, records a hash of the requirement files: a rerun with
-unchanged requirements returns at once, and an install that was interrupted is never
-trusted, since its stamp is missing.
+The cell's Python is this interpreter when the versions match, else the newest patch release
+of that version under pyenv's versions directory (``pyenv root``); where there is none, the
+cell cannot be made, and the exit status is 3 with the reason on stderr.
 
-Usage: python tools/devenv.py cuNN [--force] [--print-python]      (one per requirements/cuNN.txt)
+The environment is created with uv when uv is on PATH, else with venv and pip. A stamp file,
+written last, records a hash of the interpreter and the requirements: a rerun with nothing
+changed returns at once, and an install that was interrupted is never trusted.
+
+Usage: python tools/devenv.py CELL [--force] [--print-python]
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import shutil
 import subprocess
 import sys
@@ -26,33 +31,62 @@ from pathlib import Path
 from cuda_core_build import facts
 
 REPO_ROOT = facts.REPO_ROOT
-REQUIREMENTS_DIR = facts.REQUIREMENTS_DIR
 VENVS_DIR = REPO_ROOT / ".venvs"
-MAJORS = tuple(f"cu{major}" for major in facts.supported_majors())
 STAMP_NAME = ".devenv-stamp"
+MISSING_PYTHON = 3  # exit status when the cell's Python is not on this machine
 
 
-def requirement_files(flavor: str) -> list[Path]:
-    """The requirement files that define the environment of one major."""
-    return [REQUIREMENTS_DIR / name for name in ("build.txt", "test.txt", f"{flavor}.txt")]
+class PythonMissing(Exception):
+    """The cell's Python is not on this machine; the message says where it was looked for."""
 
 
-def venv_dir(flavor: str) -> Path:
-    """Where the environment of one major lives."""
-    return VENVS_DIR / flavor
+def venv_dir(cell: str) -> Path:
+    """Where the environment of a cell lives."""
+    return VENVS_DIR / cell
 
 
-def venv_python(flavor: str) -> Path:
-    """The interpreter of one major's environment."""
-    return venv_dir(flavor) / "bin" / "python"
+def venv_python(cell: str) -> Path:
+    """The interpreter of a cell's environment."""
+    return venv_dir(cell) / "bin" / "python"
 
 
-def _fingerprint(files: list[Path]) -> str:
-    """Hash of the interpreter version and the requirement files' contents."""
-    digest = hashlib.sha256(sys.version.encode())
-    for path in files:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+def pyenv_root() -> Path | None:
+    """pyenv's root: ``pyenv root`` where pyenv runs, else $PYENV_ROOT, else ~/.pyenv if it exists."""
+    pyenv = shutil.which("pyenv")
+    if pyenv:
+        result = subprocess.run([pyenv, "root"], capture_output=True, text=True)
+        if result.returncode == 0 and result.stdout.strip():
+            return Path(result.stdout.strip())
+    for candidate in (os.environ.get("PYENV_ROOT"), str(Path.home() / ".pyenv")):
+        if candidate and Path(candidate, "versions").is_dir():
+            return Path(candidate)
+    return None
+
+
+def find_python(version: str) -> Path:
+    """The interpreter of CPython ``version`` ('3.13'): this one if it is that version, else the
+    newest patch release of it that pyenv holds."""
+    if f"{sys.version_info.major}.{sys.version_info.minor}" == version:
+        return Path(sys.executable)
+    root = pyenv_root()
+    if root is None:
+        raise PythonMissing(f"Python {version} is not this interpreter and pyenv is not installed")
+    found = []
+    for candidate in (root / "versions").glob(f"{version}.*"):
+        patch = candidate.name[len(version) + 1:]
+        python = candidate / "bin" / f"python{version}"
+        if patch.isdigit() and python.is_file():
+            found.append((int(patch), python))
+    if not found:
+        raise PythonMissing(f"Python {version} is not installed under {root / 'versions'} (pyenv install {version})")
+    return max(found)[1]
+
+
+def _fingerprint(python: Path, requirements: tuple[str, ...]) -> str:
+    """Hash of the interpreter's version and the requirement lines."""
+    version = subprocess.run([str(python), "-c", "import sys; print(sys.version)"], capture_output=True, text=True,
+                             check=True).stdout
+    return hashlib.sha256((version + "\n".join(requirements)).encode()).hexdigest()
 
 
 def _run(cmd: list[str | Path]) -> None:
@@ -60,52 +94,60 @@ def _run(cmd: list[str | Path]) -> None:
     subprocess.run([str(part) for part in cmd], check=True)
 
 
-def _create(target: Path, files: list[Path]) -> None:
-    """Make a fresh environment at ``target`` and install the pinned requirements."""
+def _create(target: Path, python: Path, requirements: tuple[str, ...]) -> None:
+    """Make a fresh environment at ``target`` with ``python`` and install ``requirements``."""
     if target.exists():
         shutil.rmtree(target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    requirement_args: list[str | Path] = []
-    for path in files:
-        requirement_args += ["-r", path]
     uv = shutil.which("uv")
-    python = target / "bin" / "python"
+    venv_python_path = target / "bin" / "python"
     if uv:
-        _run([uv, "venv", "--quiet", "--python", sys.executable, target])
-        _run([uv, "pip", "install", "--quiet", "--python", python, *requirement_args])
+        _run([uv, "venv", "--quiet", "--python", python, target])
+        _run([uv, "pip", "install", "--quiet", "--python", venv_python_path, *requirements])
     else:
-        _run([sys.executable, "-m", "venv", target])
-        _run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-              "--only-binary", ":all:", *requirement_args])
+        _run([python, "-m", "venv", target])
+        _run([venv_python_path, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+              "--only-binary", ":all:", *requirements])
 
 
-def ensure(flavor: str, force: bool = False) -> Path:
-    """Make sure the environment of ``flavor`` exists and is current; return its python."""
-    if flavor not in MAJORS:
-        raise SystemExit(f"devenv: unknown environment {flavor!r}; choose one of {', '.join(MAJORS)}")
-    files = requirement_files(flavor)
-    target = venv_dir(flavor)
+def ensure(cell_name: str, force: bool = False) -> Path:
+    """Make sure the environment of a cell exists and is current; return its python.
+
+    Raises PythonMissing when the cell's Python is not on this machine.
+    """
+    cells = facts.cells()
+    if cell_name not in cells:
+        raise SystemExit(f"devenv: unknown cell {cell_name!r}; choose one of {', '.join(cells)} "
+                         f"(requirements/matrix.ini)")
+    cell = cells[cell_name]
+    python = find_python(cell.python)
+    requirements = facts.cell_requirements(cell)
+    target = venv_dir(cell_name)
     stamp = target / STAMP_NAME
-    wanted = _fingerprint(files)
-    if not force and stamp.is_file() and stamp.read_text() == wanted and venv_python(flavor).exists():
+    wanted = _fingerprint(python, requirements)
+    if not force and stamp.is_file() and stamp.read_text() == wanted and venv_python(cell_name).exists():
         print(f"devenv: {target.relative_to(REPO_ROOT)} is up to date", flush=True)
-        return venv_python(flavor)
+        return venv_python(cell_name)
     start = time.monotonic()
-    print(f"devenv: creating {target.relative_to(REPO_ROOT)} from "
-          f"{', '.join(str(f.relative_to(REPO_ROOT)) for f in files)}", flush=True)
-    _create(target, files)
+    print(f"devenv: creating {target.relative_to(REPO_ROOT)}: Python {cell.python}, CUDA {cell.cuda}, "
+          f"{cell.tools} tools", flush=True)
+    _create(target, python, requirements)
     stamp.write_text(wanted)
     print(f"devenv: {target.relative_to(REPO_ROOT)} ready in {time.monotonic() - start:.0f} s", flush=True)
-    return venv_python(flavor)
+    return venv_python(cell_name)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("flavor", choices=MAJORS, help="which CUDA major the environment is for")
+    parser.add_argument("cell", choices=list(facts.cells()), help="the cell of requirements/matrix.ini")
     parser.add_argument("--force", action="store_true", help="recreate even when up to date")
     parser.add_argument("--print-python", action="store_true", help="print the environment's python when ready")
     args = parser.parse_args(argv)
-    python = ensure(args.flavor, force=args.force)
+    try:
+        python = ensure(args.cell, force=args.force)
+    except PythonMissing as err:
+        print(f"devenv: cannot make {args.cell}: {err}", file=sys.stderr)
+        return MISSING_PYTHON
     if args.print_python:
         print(python)
     return 0

@@ -19,7 +19,7 @@ NO_TESTS_COLLECTED = 5
 
 
 def main(argv: list[str]) -> int:
-    pythons = [devenv.ensure(flavor) for flavor in devenv.MAJORS]
+    pythons = [devenv.ensure(f"cu{major}") for major in devenv.facts.supported_majors()]
     command = [str(pythons[-1]), "-m", "pytest", "--durations=15", *argv]
     print("+", " ".join(command), flush=True)
     status = subprocess.run(command, cwd=devenv.REPO_ROOT).returncode

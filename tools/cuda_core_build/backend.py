@@ -2,10 +2,10 @@
 
 What it adds to mesonpy, and why:
 
-* ``get_requires_for_build_*`` returns the exact build pins of requirements/build.txt
-  and a cuda-bindings pinned to the major and minor of the headers the probe finds.
-  With no usable headers at all it requires NVIDIA's header wheels as well (the newest
-  major's requirements/cuNN.txt), so ``pip install .`` works with no toolkit on the machine.
+* ``get_requires_for_build_*`` returns the exact build pins of the newest tool set of
+  requirements/matrix.ini and a cuda-bindings pinned to the major and minor of the headers
+  the probe finds. With no usable headers at all it requires NVIDIA's header wheels as well
+  (the newest major's default cell), so ``pip install .`` works with no toolkit on the machine.
 * Editable builds get the build directory ``build/<python tag>-cu<major>-<environment>``
   unless ``-Cbuild-dir`` is given, so no two venvs ever share one.
 * Editable builds are refused in an isolated build environment, whose tools are deleted
@@ -79,9 +79,10 @@ def _probe_headers(config_settings: ConfigSettings) -> probe.Toolkit:
 
 
 def header_wheels_of(major: int, why: str) -> list[str]:
-    """NVIDIA's header wheels and the cuda-bindings of ``major`` (requirements/cuNN.txt)."""
-    _log(f"{why}; building against NVIDIA's CUDA {major} header wheels (requirements/cu{major}.txt)")
-    return list(facts.requirement_lines(f"cu{major}"))
+    """NVIDIA's header wheels and the cuda-bindings of ``major``'s default cell."""
+    minor = facts.default_cell(major).cuda
+    _log(f"{why}; building against NVIDIA's CUDA {minor} header wheels (requirements/matrix.ini)")
+    return list(facts.requirements(facts.cuda_pins(minor)))
 
 
 def cuda_requirements(config_settings: ConfigSettings) -> list[str]:
@@ -112,7 +113,7 @@ def cuda_requirements(config_settings: ConfigSettings) -> list[str]:
 
 def _requires(mesonpy_hook: Callable[[ConfigSettings], list[str]], config_settings: ConfigSettings) -> list[str]:
     probe.drop_editable_finders()  # a reinstall must not rebuild the installed editable
-    return [*mesonpy_hook(config_settings), *facts.requirement_lines("build"), *cuda_requirements(config_settings)]
+    return [*mesonpy_hook(config_settings), *facts.requirements(facts.tool_pins()), *cuda_requirements(config_settings)]
 
 
 def get_requires_for_build_sdist(config_settings: ConfigSettings = None) -> list[str]:
