@@ -110,10 +110,57 @@ def ninja(venv: Venv, build_dir: Path, *args: str, check: bool = True, **env: st
     return run([venv.bin / "ninja", "-C", build_dir, *args], venv.env(**env), build_dir, check=check)
 
 
-def dry_run(venv: Venv, build_dir: Path) -> str:
-    """What ninja would do now, and why (``-n -d explain``), without doing it."""
-    result = ninja(venv, build_dir, "-n", "-d", "explain")
-    return result.stdout + result.stderr
+CHECK_STEP = "cuda-inputs.stamp"  # the build's first step: what it reads from outside its sources, by content
+
+
+def dry_run(venv: Venv, build_dir: Path, **env: str) -> str:
+    """What ninja would do now, and why (``-n -d explain``), without compiling anything.
+
+    The content check (the build's first step) runs for real first, as every build starts with it
+    when it has work: ninja cannot know before running it whether a content changed, so a plain
+    dry run would list everything after it whenever any input's mtime moved.
+    """
+    check = ninja(venv, build_dir, CHECK_STEP, **env)
+    result = ninja(venv, build_dir, "-n", "-d", "explain", **env)
+    return check.stdout + result.stdout + result.stderr
+
+
+@dataclass(frozen=True)
+class Uv:
+    """The uv of the test tools, installing as users do: hard links from its cache."""
+
+    path: Path
+    cache: Path
+
+    def env(self, **updates: str) -> dict[str, str]:
+        plain = {k: v for k, v in os.environ.items() if k not in ("CUDA_PATH", "CUDA_HOME", "VIRTUAL_ENV", "PYTHONPATH")}
+        return {**plain, "UV_CACHE_DIR": str(self.cache), "UV_LINK_MODE": "hardlink", **updates}
+
+    def venv(self, root: Path, python: str | Path, *requirements: str) -> Venv:
+        """A fresh venv at ``root`` holding ``requirements``."""
+        run([self.path, "venv", "--quiet", "--python", python, root], self.env(), root.parent)
+        venv = Venv(0, root)
+        if requirements:
+            self.install(venv, *requirements)
+        return venv
+
+    def install(self, venv: Venv, *requirements: str) -> None:
+        run([self.path, "pip", "install", "--quiet", "--python", venv.python, *requirements], self.env(), venv.root)
+
+    def install_target(self, target: Path, *requirements: str) -> Path:
+        """``requirements`` installed, without their dependencies, into the directory ``target``."""
+        run([self.path, "pip", "install", "--quiet", "--no-deps", "--target", target, *requirements], self.env(),
+            target.parent)
+        return target
+
+
+def backdate(root: Path, seconds: float = 10 * 24 * 3600) -> None:
+    """Date every file under ``root`` (and ``root`` itself, if a file) ``seconds`` before now,
+    directories left as they are: a package manager that keeps packaged mtimes (conda, uv's hard
+    links from its cache) installs files older than the last build."""
+    past = time.time() - seconds
+    for path in [root] if root.is_file() else [p for p in root.rglob("*") if p.is_file() and not p.is_symlink()]:
+        os.utime(path, (past, past))
 
 
 def extension_modules(venv: Venv, build_dir: Path) -> dict[str, Path]:
@@ -169,6 +216,35 @@ def touched(path: Path) -> Iterator[None]:
     try:
         yield
     finally:
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+@contextlib.contextmanager
+def build_dir_copy(builds: "SessionBuilds", major: int) -> Iterator[Path]:
+    """A copy of the session's build dir of ``major``, free to break, at the original's path: Meson
+    records its build dir absolutely (its wrapped custom steps run there), so a copy elsewhere would
+    write into the original. The original waits renamed beside it and comes back afterwards."""
+    build_dir = builds.build_dir(major)
+    kept = build_dir.with_name(build_dir.name + "-kept")
+    build_dir.rename(kept)
+    try:
+        shutil.copytree(kept, build_dir, symlinks=True)
+        yield build_dir
+    finally:
+        shutil.rmtree(build_dir, ignore_errors=True)
+        kept.rename(build_dir)
+
+
+@contextlib.contextmanager
+def edited(path: Path, text: str) -> Iterator[None]:
+    """``path`` holding ``text`` for a while; its old content and mtime given back afterwards, so
+    builds made before the edit are up to date again."""
+    before, original = path.stat(), path.read_text()
+    path.write_text(text)
+    try:
+        yield
+    finally:
+        path.write_text(original)
         os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
 
 

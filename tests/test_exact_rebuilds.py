@@ -1,8 +1,11 @@
 """Each input change rebuilds exactly what depends on it, asserted with ``ninja -n -d explain``.
 
 All of it runs on the session's cu13 build: every test changes one input, asks ninja what
-it would do, and puts the input back (mtimes restored, options reconfigured back in a
-``finally``), checking the tree is up to date again. Nothing here compiles.
+it would do (after the build's content check, which runs for real: builds.dry_run), and puts
+the input back (mtimes restored, options reconfigured back in a ``finally``), checking the
+tree is up to date again; a test that changes the environment itself works on a copy of the
+build dir. Nothing here compiles. Changes of content that keep mtimes are
+tests/test_environment_changes.py's.
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ from typing import Iterator
 
 import pytest
 
-from builds import (REPO_ROOT, SessionBuilds, Venv, compile_steps, cython_steps, dry_run, meson_configure, ninja,
-                    touched)
+from builds import (REPO_ROOT, SessionBuilds, Venv, build_dir_copy, compile_steps, cython_steps, dry_run,
+                    meson_configure, ninja, touched)
 
 CORE = "cuda_core/cuda/core"
 
@@ -85,17 +88,19 @@ def cu12_header_roots(venvs: dict[int, Venv]) -> str:
     return os.pathsep.join(str(nvidia / part) for part in ("cuda_runtime", "cuda_nvrtc", "cuda_profiler_api"))
 
 
-def test_cuda_major_reconfigure_rebuilds_every_extension(cu13, venvs, cythonized) -> None:
-    """-Dcuda-major=12 with CUDA 12 headers and bindings; the bindings come in by PYTHONPATH,
-    since this build dir's Python is the cu13 venv's. Back on 13, the old artifacts hold."""
-    venv, build_dir, _ = cu13
-    with reconfigured(venv, build_dir, ["-Dcuda-major=12", f"-Dcuda-path={cu12_header_roots(venvs)}"],
-                      ["-Dcuda-major=auto", "-Dcuda-path="], PYTHONPATH=str(venvs[12].site_packages)):
-        plan = dry_run(venv, build_dir)
+def test_cuda_major_reconfigure_rebuilds_every_extension(cu13, builds, venvs, cythonized) -> None:
+    """-Dcuda-major=12 with CUDA 12 headers and bindings (by PYTHONPATH: this build dir's Python is
+    the cu13 venv's), in a copy of the build dir: every module is cythonized again, while the plain
+    C++ source and Cython's shared utility code, which know no CUDA, are not rebuilt."""
+    venv = cu13[0]
+    with build_dir_copy(builds, 13) as build_dir:
+        cu12 = {"PYTHONPATH": str(venvs[12].site_packages)}
+        meson_configure(venv, build_dir, "-Dcuda-major=12", f"-Dcuda-path={cu12_header_roots(venvs)}", **cu12)
+        plan = dry_run(venv, build_dir, **cu12)
+        assert "CUDA_VERSION 13000 -> 12090; cuda-bindings " in plan
         assert cython_steps(plan) == cythonized
-        # Cython's shared utility code knows no CUDA major: it is not rebuilt.
-        assert compile_steps(plan) == cythonized | {"cpp:_cpp_uuid_format"}
-    assert_up_to_date(venv, build_dir)
+        assert compile_steps(plan) == cythonized
+    assert_up_to_date(venv, builds.build_dir(13))
 
 
 def test_coverage_toggle_rebuilds_every_extension(cu13, cythonized) -> None:
@@ -152,6 +157,8 @@ def objects_including(venv: Venv, build_dir: Path, header: Path) -> set[str]:
 
 
 def test_touching_cuda_h_recompiles_only_what_includes_it(cu13, venvs) -> None:
+    """A newer mtime, the same content: the content check runs and rebuilds nothing itself; g++'s
+    depfiles recompile what includes cuda.h, and the error explanations read it again."""
     venv, build_dir, checkout = cu13
     cuda_h = next(venvs[13].site_packages.glob("nvidia/*/include/cuda.h"))
     including = objects_including(venv, build_dir, cuda_h)
@@ -159,13 +166,11 @@ def test_touching_cuda_h_recompiles_only_what_includes_it(cu13, venvs) -> None:
     assert including == cimporters(checkout, "cuda.bindings.cydriver") | \
         cimporters(checkout, "cuda.core._utils.cuda_utils")
     with touched(cuda_h):
-        # cuda.h is an input of the configuration: the probe re-validates it before anything compiles.
-        assert "Regenerating build files" in dry_run(venv, build_dir)
-        ninja(venv, build_dir, "build.ninja")
         plan = dry_run(venv, build_dir)
+    assert "Generating cuda-inputs" in plan and "environment changed" not in plan
     assert cython_steps(plan) == set()
     assert compile_steps(plan) == including
-    assert "_build_info.py" in plan  # its depfile names cuda.h: the build info is re-derived
+    assert "error-explanations" in plan and "_build_info.py" not in plan
     assert_up_to_date(venv, build_dir)
 
 
@@ -175,22 +180,19 @@ def test_a_changed_bindings_pxd_rebuilds_its_cimporters(cu13, venvs) -> None:
         plan = dry_run(venv, build_dir)
     assert cython_steps(plan) == cimporters(checkout, "cuda.bindings.cydriver")
     with touched(venvs[13].site_packages / "cuda/bindings/_version.py"):
-        # The bindings' version file is an input of the configuration: the probe re-checks it first.
-        assert "Regenerating build files" in dry_run(venv, build_dir)
-        ninja(venv, build_dir, "build.ninja")
+        # Checked by content: the same version, the same build.
         plan = dry_run(venv, build_dir)
-    assert "_build_info.py" in plan and cython_steps(plan) == set()
+    assert "_build_info.py" not in plan and cython_steps(plan) == set()
     assert_up_to_date(venv, build_dir)
 
 
-def test_a_new_cython_recythonizes_everything(cu13, venvs, cythonized) -> None:
-    """An upgraded or downgraded Cython rewrites Cython/Shadow.py (which holds its version):
-    every module is cythonized again, never the old C++ reused."""
+def test_a_touched_cython_rebuilds_nothing(cu13, venvs) -> None:
+    """Cython's files are checked by content: touched, the same Cython, nothing to do. (A new
+    Cython recythonizes everything: tests/test_environment_changes.py.)"""
     venv, build_dir, _ = cu13
     with touched(venvs[13].site_packages / "Cython" / "Shadow.py"):
         plan = dry_run(venv, build_dir)
-    assert cython_steps(plan) == cythonized
-    assert "_build_info.py" in plan  # it records the Cython version
+    assert "Generating cuda-inputs" in plan and cython_steps(plan) == set()
     assert_up_to_date(venv, build_dir)
 
 

@@ -59,6 +59,8 @@ typedef struct CUctx_st *CUcontext;
 """
 NVRTC_H = "#ifndef __NVRTC_H__\n#define __NVRTC_H__\ntypedef struct _nvrtcProgram *nvrtcProgram;\n#endif\n"
 PROFILER_H = "#ifndef __cudaProfiler_h__\n#define __cudaProfiler_h__\n#include \"cuda.h\"\n#endif\n"
+DRIVER_TYPES_H = "enum __device_builtin__ cudaError\n{\n    /** The API call returned with no errors. */\n    cudaSuccess = 0,\n};\n"
+ALL_HEADERS = ("cuda.h", "nvrtc.h", "cudaProfiler.h", "driver_types.h")
 
 
 # --- helpers -------------------------------------------------------------------------------------
@@ -117,8 +119,7 @@ def entry_error(result: subprocess.CompletedProcess[str], entry: str) -> str:
     return error(result, f"cuda_core_build.{entry}: error: ")
 
 
-def make_toolkit(root: Path, version: int | str | None,
-                 headers: tuple[str, ...] = ("cuda.h", "nvrtc.h", "cudaProfiler.h")) -> Path:
+def make_toolkit(root: Path, version: int | str | None, headers: tuple[str, ...] = ALL_HEADERS) -> Path:
     """A fake toolkit at ``root``: ROOT/include with the given headers. ``version`` is CUDA_VERSION's
     value, or (a str with a newline) the lines that define it; None omits it."""
     include = root / "include"
@@ -127,7 +128,8 @@ def make_toolkit(root: Path, version: int | str | None,
         define = version
     else:
         define = f"#define CUDA_VERSION {version}" if version is not None else "/* no version here */"
-    texts = {"cuda.h": CUDA_H.format(define=define), "nvrtc.h": NVRTC_H, "cudaProfiler.h": PROFILER_H}
+    texts = {"cuda.h": CUDA_H.format(define=define), "nvrtc.h": NVRTC_H, "cudaProfiler.h": PROFILER_H,
+             "driver_types.h": DRIVER_TYPES_H}
     for name in headers:
         (include / name).write_text(texts[name])
     return root
@@ -201,7 +203,7 @@ def test_cuda_path_list_skips_a_root_without_cuda_h(tmp_path: Path) -> None:
 
 def test_cuda_path_list_with_headers_split_across_roots(tmp_path: Path) -> None:
     """cuda.h in one root, nvrtc.h and cudaProfiler.h in another: include_dirs holds both."""
-    main = make_toolkit(tmp_path / "runtime", 13000, headers=("cuda.h",))
+    main = make_toolkit(tmp_path / "runtime", 13000, headers=("cuda.h", "driver_types.h"))
     extra = make_toolkit(tmp_path / "nvrtc", 13000, headers=("nvrtc.h", "cudaProfiler.h"))
     result = ok(run_probe(13, env_updates={"CUDA_PATH": os.pathsep.join([str(main), str(extra)])}))
     assert result["include_dirs"] == [str(main / "include"), str(extra / "include")]
@@ -326,98 +328,149 @@ def test_bindings_newer_than_the_headers(tmp_path: Path) -> None:
     assert "cuda-bindings==12.8.*" in message and BINDINGS[12] in message
 
 
+BASE_PYTHON = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"
+
+
 @pytest.mark.parametrize("major, version", [(12, 12090), (13, 13000)])
-@pytest.mark.parametrize("missing", ["nvrtc.h", "cudaProfiler.h"])
+@pytest.mark.parametrize("missing", ["nvrtc.h", "cudaProfiler.h", "driver_types.h"])
 def test_missing_secondary_header(tmp_path: Path, major: int, version: int, missing: str) -> None:
-    """A tree without nvrtc.h or cudaProfiler.h fails naming the header and the wheels to install."""
-    headers = tuple(h for h in ("cuda.h", "nvrtc.h", "cudaProfiler.h") if h != missing)
-    root = make_toolkit(tmp_path / "cuda", version, headers=headers)
+    """A tree without one of the headers the build reads fails at once, naming the header and the
+    real directory. In a venv that has the header wheels the fix is to stop pointing CUDA_PATH at
+    that tree; where there are none, to install them (the base interpreter has none)."""
+    root = make_toolkit(tmp_path / "cuda", version, headers=tuple(h for h in ALL_HEADERS if h != missing))
     message = error(run_probe(major, "--headers-only", env_updates={"CUDA_PATH": str(root)}))
-    assert missing in message and "not found" in message
-    assert f"pip install {WHEELS[major]}" in message
+    assert message.startswith(f"{missing} not found in the CUDA {major}.{version % 1000 // 10} headers at "
+                              f"{root / 'include'} (via CUDA_PATH): ")
+    assert "unset CUDA_PATH to use the CUDA" in message and f"header wheels installed here" in message
+    bare = subprocess.run([str(BASE_PYTHON), str(PROBE), "--headers-only"], capture_output=True, text=True,
+                          env={"PATH": os.environ["PATH"], "CUDA_PATH": str(root), "PYTHONPATH": str(PROBE.parent)})
+    assert f"pip install {WHEELS[major]}" in error(bare)
 
 
-# --- Meson's configure step: the pin and the KEY=VALUE facts ------------------------------------
+def test_a_cuda_path_list_that_mixes_toolkits_is_refused(tmp_path: Path) -> None:
+    """CUDA_PATH=<12.9 runtime>:<13.0 toolkit>: the second entry would have given nvrtc.h and the
+    rest to a "CUDA 12" build. Refused, naming both directories and their versions."""
+    runtime = make_toolkit(tmp_path / "runtime-12.9", 12090, headers=("cuda.h", "driver_types.h"))
+    toolkit = make_toolkit(tmp_path / "cuda-13.0", 13000)
+    message = error(run_probe(12, "--headers-only",
+                              env_updates={"CUDA_PATH": os.pathsep.join([str(runtime), str(toolkit)])}))
+    assert message == (f"CUDA_PATH mixes toolkits: {runtime / 'include'} has CUDA 12.9 headers but "
+                       f"{toolkit / 'include'} has CUDA 13.0: keep the entries of one toolkit in CUDA_PATH")
 
-def configure(venv: int, pin: Path, out: Path, *args: str | Path,
+
+def test_a_cuda_13_wheel_directory_cannot_serve_a_cuda_12_build(tmp_path: Path) -> None:
+    """NVIDIA's CUDA 13 header wheels live in nvidia/cu13/: such an entry holding only nvrtc.h is
+    CUDA 13's, whatever cuda.h says elsewhere."""
+    runtime = make_toolkit(tmp_path / "runtime-12.9", 12090, headers=("cuda.h", "cudaProfiler.h", "driver_types.h"))
+    nvrtc = make_toolkit(tmp_path / "site" / "nvidia" / "cu13", 13000, headers=("nvrtc.h",))
+    message = error(run_probe(12, "--headers-only",
+                              env_updates={"CUDA_PATH": os.pathsep.join([str(runtime), str(nvrtc)])}))
+    assert f"{nvrtc / 'include'} holds NVIDIA's CUDA 13 header wheels" in message
+
+
+def test_each_header_comes_from_the_first_entry_that_has_it(tmp_path: Path) -> None:
+    """A list whose entries split one toolkit (CUDA 12's wheels do): the probe says which entry gave
+    which header, and an entry that gives none stays off the include path."""
+    runtime = make_toolkit(tmp_path / "runtime", 12090, headers=("cuda.h", "driver_types.h"))
+    unused = make_toolkit(tmp_path / "unused", 12090, headers=("cuda.h",))
+    rest = make_toolkit(tmp_path / "rest", 12090, headers=("nvrtc.h", "cudaProfiler.h"))
+    result = ok(run_probe(12, "--headers-only", env_updates={
+        "CUDA_PATH": os.pathsep.join(str(root) for root in (runtime, unused, rest))}))
+    assert result["include_dirs"] == [str(runtime / "include"), str(rest / "include")]
+    assert result["header_sources"] == {"cuda.h": str(runtime / "include"), "driver_types.h": str(runtime / "include"),
+                                        "nvrtc.h": str(rest / "include"), "cudaProfiler.h": str(rest / "include")}
+
+
+@pytest.mark.parametrize("value", [os.pathsep, f" {os.pathsep} "])
+def test_a_cuda_path_of_separators_alone_is_named_as_written(value: str) -> None:
+    message = error(run_probe(13, "--headers-only", env_updates={"CUDA_PATH": value}))
+    assert message == (f"CUDA_PATH={value!r} names no directory: set it to a CUDA toolkit root, "
+                       f"or unset it to use the header wheels")
+
+
+# --- Meson's configure step: the pin and the environment laid out in cuda-config/ ----------------
+
+def configure(venv: int, build_dir: Path, *args: str | Path,
               env_updates: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return run_probe(venv, "--pin-file", pin, "--out", out, *args, env_updates=env_updates, entry="configure")
+    return run_probe(venv, "--build-dir", build_dir, "--compiler=c++", *args, env_updates=env_updates,
+                     entry="configure")
 
 
-def keyval(out: Path) -> dict[str, str]:
-    return dict(line.split("=", 1) for line in out.read_text().splitlines())
-
-
-def linked_dirs(build_dir: Path, value: str) -> str:
-    """The real directories behind the build dir's cuda-links/ entries of a keyval list."""
-    return os.pathsep.join(os.readlink(build_dir / link) for link in value.split(os.pathsep))
+def pinned(build_dir: Path) -> dict[str, object]:
+    return json.loads((build_dir / "cuda-toolkit-pin.json").read_text())
 
 
 def test_pin_survives_a_changed_cuda_path(tmp_path: Path) -> None:
     """The first toolkit found is pinned; CUDA_PATH changes are ignored, --cuda-path re-probes."""
     a = make_toolkit(tmp_path / "a", 13000)
     b = make_toolkit(tmp_path / "b", 12090)
-    pin, out = tmp_path / "build" / "cuda-pin.json", tmp_path / "build" / "probe.txt"
-    assert configure(13, pin, out, env_updates={"CUDA_PATH": str(a)}).returncode == 0
-    assert keyval(out)["major"] == "13" and keyval(out)["pinned"] == "False" and pin.is_file()
-    assert configure(13, pin, out, env_updates={"CUDA_PATH": str(b)}).returncode == 0
-    again = keyval(out)
-    assert again["pinned"] == "True" and again["major"] == "13"
-    assert linked_dirs(pin.parent, again["include_dirs"]) == str(a / "include") and again["found_via"] == "CUDA_PATH"
-    assert configure(12, pin, out, "--cuda-path", b, env_updates={"CUDA_PATH": str(a)}).returncode == 0
-    reprobed = keyval(out)
-    assert reprobed["pinned"] == "False" and reprobed["major"] == "12"
-    assert linked_dirs(pin.parent, reprobed["include_dirs"]) == str(b / "include")
+    build = tmp_path / "build"
+    first = configure(13, build, env_updates={"CUDA_PATH": str(a)})
+    assert first.returncode == 0, first.stderr
+    assert pinned(build)["include_dirs"] == [str(a / "include")]
+    again = configure(13, build, env_updates={"CUDA_PATH": str(b)})
+    assert again.returncode == 0 and f"via CUDA_PATH: cuda.h, nvrtc.h, cudaProfiler.h, driver_types.h from " \
+        f"{a / 'include'};" in again.stdout
+    assert os.readlink(build / "cuda-config" / "include" / "cuda.h") == str(a / "include" / "cuda.h")
+    assert configure(12, build, "--cuda-path", b, env_updates={"CUDA_PATH": str(a)}).returncode == 0
+    assert pinned(build)["include_dirs"] == [str(b / "include")]
+    assert os.readlink(build / "cuda-config" / "include" / "cuda.h") == str(b / "include" / "cuda.h")
 
 
 def test_failed_probe_writes_no_pin(tmp_path: Path) -> None:
-    """A failing first probe leaves no pin file, so the next one probes afresh."""
+    """A failing first probe leaves no pin and no stamp, so the next one probes afresh."""
     wrong = make_toolkit(tmp_path / "cuda-12.9", 12090)
     right = make_toolkit(tmp_path / "cuda-13.0", 13000)
-    pin, out = tmp_path / "build" / "cuda-pin.json", tmp_path / "build" / "probe.txt"
-    entry_error(configure(13, pin, out, env_updates={"CUDA_PATH": str(wrong)}), "configure")
-    assert not pin.exists() and not out.exists()
-    entry_error(configure(13, pin, out, env_updates={"CUDA_PATH": str(tmp_path / "nowhere")}), "configure")
-    assert not pin.exists()
-    assert configure(13, pin, out, env_updates={"CUDA_PATH": str(right)}).returncode == 0
-    assert keyval(out)["major"] == "13" and pin.is_file()
+    build = tmp_path / "build"
+    entry_error(configure(13, build, env_updates={"CUDA_PATH": str(wrong)}), "configure")
+    assert not (build / "cuda-toolkit-pin.json").exists() and not (build / "cuda-inputs.stamp").exists()
+    entry_error(configure(13, build, env_updates={"CUDA_PATH": str(tmp_path / "nowhere")}), "configure")
+    assert not (build / "cuda-toolkit-pin.json").exists()
+    assert configure(13, build, env_updates={"CUDA_PATH": str(right)}).returncode == 0
+    assert json.loads((build / "cuda-config" / "facts.json").read_text())["cuda_major"] == 13
 
 
-def test_configure_keyval(tmp_path: Path) -> None:
-    """--out gets KEY=VALUE lines (lists joined with os.pathsep), paths as links; nothing is printed."""
-    main = make_toolkit(tmp_path / "runtime", 13000, headers=("cuda.h",))
+def test_configure_lays_out_one_toolkits_headers(tmp_path: Path) -> None:
+    """Headers split across two roots (and a space and '#' in a path): one include directory of
+    links to exactly the headers the build reads, the bindings and the _compat variants linked
+    beside it, and one line on stdout saying where each header came from."""
+    main = make_toolkit(tmp_path / "run time#1", 13000, headers=("cuda.h", "driver_types.h"))
     extra = make_toolkit(tmp_path / "nvrtc", 13000, headers=("nvrtc.h", "cudaProfiler.h"))
-    out = tmp_path / "build" / "probe.txt"
-    result = configure(13, tmp_path / "build" / "pin.json", out,
-                       env_updates={"CUDA_PATH": os.pathsep.join([str(main), str(extra)])})
+    build = tmp_path / "build"
+    result = configure(13, build, env_updates={"CUDA_PATH": os.pathsep.join([str(main), str(extra)])})
     assert result.returncode == 0, result.stderr
-    assert result.stdout == ""
-    values = keyval(out)
-    assert values["major"] == "13" and values["cuda_version"] == "13000"
-    # Paths reach Meson as links with plain names (any character of the real path survives).
-    assert values["include_dirs"] == "cuda-links/include-0:cuda-links/include-1"
-    assert linked_dirs(out.parent, values["include_dirs"]) == os.pathsep.join([str(main / "include"),
-                                                                               str(extra / "include")])
-    assert os.readlink(out.parent / values["cuda_h"]) == str(main / "include" / "cuda.h")
-    assert values["bindings_version"] == BINDINGS[13]
+    assert result.stdout.strip() == (
+        f"CUDA 13.0 (CUDA_VERSION 13000) via CUDA_PATH: cuda.h, driver_types.h from {main / 'include'}; "
+        f"nvrtc.h, cudaProfiler.h from {extra / 'include'}; cuda-bindings {BINDINGS[13]}; "
+        f"Cython {facts.cython_pin()}")
+    include = build / "cuda-config" / "include"
+    assert sorted(p.name for p in include.iterdir() if not p.name.startswith(".")) == sorted(ALL_HEADERS)
+    assert os.readlink(include / "nvrtc.h") == str(extra / "include" / "nvrtc.h")
+    assert os.readlink(include / "cuda.h") == str(main / "include" / "cuda.h")
+    config = build / "cuda-config"
+    assert os.readlink(config / "driver_compat.pxi").endswith("_compat/cu13/driver_compat.pxi")
+    assert (config / "bindings" / "cuda" / "bindings" / "cydriver.pxd").is_file()
+    assert json.loads((config / "facts.json").read_text())["cuda_bindings_version"] == BINDINGS[13]
+    assert len((build / "cuda-inputs.stamp").read_text().strip()) == 64
 
 
 def test_configure_speaks_of_meson_options(tmp_path: Path) -> None:
     """Meson's step names -Dcuda-major and -Dcuda-path in its messages, the CLI --cuda-major."""
     root = make_toolkit(tmp_path / "cuda-12.9", 12090)
-    message = entry_error(configure(13, tmp_path / "pin.json", tmp_path / "probe.txt", "--cuda-major", "13",
+    message = entry_error(configure(13, tmp_path / "build", "--cuda-major", "13",
                                     env_updates={"CUDA_PATH": str(root)}), "configure")
     assert "-Dcuda-major=13 but the headers" in message and "-Dcuda-path" in message
 
 
 def test_build_info_and_depfile(tmp_path: Path) -> None:
-    """The build step writes _build_info.py, and a depfile naming cuda.h with its spaces escaped."""
+    """The build info is written from the facts of the build's environment, with a depfile that
+    names those facts (its path's spaces escaped) and every package source."""
     root = make_toolkit(tmp_path / "with space" / "cuda 13", 13000)
-    build_info = tmp_path / "build dir" / "_build_info.py"
-    depfile = tmp_path / "build dir" / "_build_info.py.d"
-    result = run_probe(13, "--pin-file", tmp_path / "pin.json", "--out", build_info, "--depfile", depfile,
-                       "--buildtype", "release", "--package-version", "0.4.0",
-                       env_updates={"CUDA_PATH": str(root)}, entry="build_info")
+    build = tmp_path / "build dir"
+    assert configure(13, build, env_updates={"CUDA_PATH": str(root)}).returncode == 0
+    build_info, depfile = build / "_build_info.py", build / "_build_info.py.d"
+    result = run_probe(13, "--facts", build / "cuda-config" / "facts.json", "--out", build_info, "--depfile", depfile,
+                       "--buildtype", "release", "--package-version", "0.4.0", entry="build_info")
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""
     namespace: dict[str, object] = {}
@@ -426,26 +479,25 @@ def test_build_info_and_depfile(tmp_path: Path) -> None:
     assert namespace["cuda_version"] == 13000
     assert namespace["cuda_bindings_version"] == BINDINGS[13]
     assert (namespace["buildtype"], namespace["cython_version"], namespace["version"]) == \
-        ("release", facts.pins("build")["cython"], "0.4.0")
+        ("release", facts.cython_pin(), "0.4.0")
     assert namespace["coverage"] is False
     text = depfile.read_text()
     target, _, deps = text.partition(": ")
     assert target == str(build_info).replace(" ", "\\ ")
     listed = re.split(r"(?<!\\) ", deps.strip())
-    assert str(root / "include" / "cuda.h").replace(" ", "\\ ") in listed
-    assert any(dep.endswith("cuda/bindings/_version.py") for dep in listed), listed
-    assert any(dep.endswith("Cython/Shadow.py") for dep in listed), listed
+    assert str(build / "cuda-config" / "facts.json").replace(" ", "\\ ") in listed
+    assert any(dep.endswith("cuda/core/_device.pyx") for dep in listed), listed
     assert text.endswith("\n") and text.count("\n") == 1
 
 
 # --- damaged or ambiguous inputs -----------------------------------------------------------------
 
 def test_damaged_pin_is_one_clear_error(tmp_path: Path) -> None:
-    pin, out = tmp_path / "cuda-pin.json", tmp_path / "probe.txt"
+    pin = tmp_path / "cuda-toolkit-pin.json"
     pin.write_text('{"cuda_path_option": "", "include_dirs": [')
-    assert "--wipe" in entry_error(configure(13, pin, out), "configure")
+    assert "--wipe" in entry_error(configure(13, tmp_path), "configure")
     pin.write_text('{"cuda_path_option": ""}')
-    assert "damaged" in entry_error(configure(13, pin, out), "configure")
+    assert "damaged" in entry_error(configure(13, tmp_path), "configure")
 
 
 def test_relative_cuda_path_is_resolved_from_where_the_user_stands(tmp_path: Path) -> None:
@@ -518,8 +570,7 @@ def test_unwritable_output_is_one_clear_error(tmp_path: Path) -> None:
     toolkit = make_toolkit(tmp_path / "cuda", 13000)
     blocker = tmp_path / "a-file"
     blocker.write_text("")
-    assert "cannot write" in entry_error(configure(13, tmp_path / "pin.json", blocker / "probe.txt",
-                                                   "--cuda-path", toolkit), "configure")
+    assert "cannot write" in entry_error(configure(13, blocker / "build", "--cuda-path", toolkit), "configure")
 
 
 def test_bad_argument_is_one_line(tmp_path: Path) -> None:

@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from builds import MAJORS, REPO_ROOT, SOURCE_DATE_EPOCH, SessionBuilds, Venv, run
+from builds import MAJORS, REPO_ROOT, SOURCE_DATE_EPOCH, SessionBuilds, Venv, extension_modules, file_hashes, run
+from cuda_core_build import facts
 from cuda_core_build.wheel_files import Wheel, build_info_of
 
 MERGE = REPO_ROOT / "tools" / "merge_wheels.py"
@@ -172,7 +173,7 @@ def test_python_m_build_makes_an_sdist_and_a_wheel_of_the_headers_major(python_m
     top_level = {n.split("/")[1] for n in names if n.count("/") >= 2}
     assert not {d for d in top_level if d == "build" or d.startswith(("build-", ".venvs", ".mesonpy"))}, top_level
     assert not any(n.endswith((".so", ".pyx.cpp", "_build_info.py")) for n in names)
-    assert "building against NVIDIA's CUDA 12 header wheels (requirements/cu12.txt)" in python_m_build.output
+    assert f"building against NVIDIA's CUDA {facts.default_cell(12).cuda} header wheels (requirements/matrix.ini)" in python_m_build.output
     wheel = Wheel.read(python_m_build.wheel)
     info = build_info_of(wheel)
     assert info["cuda_major"] == 12 and info["cuda_version"] == 12090
@@ -190,6 +191,23 @@ def test_extension_modules_are_reproducible_across_build_paths(python_m_build: P
     modules = sorted(name for name in session.contents if name.endswith(".so"))
     assert modules == sorted(name for name in isolated.contents if name.endswith(".so"))
     differing = [name for name in modules if isolated.contents[name] != session.contents[name]]
+    assert not differing, differing
+
+
+@pytest.mark.slow
+def test_modules_are_byte_identical_at_any_depth_and_in_any_checkout(builds: SessionBuilds, make_checkout) -> None:
+    """A second checkout at another path, built three directories deep (an editable install's
+    build dirs are two deep, `meson setup build-cu13` one): every module is byte-identical to the
+    session's cu13 build. Included files reach the modules by names relative to the build dir
+    (cuda-config/), never by a path that depends on where the build dir is."""
+    venv = builds.venvs[13]
+    checkout = make_checkout("another checkout")
+    build_dir = checkout / "deep" / "er" / "build"
+    run([venv.bin / "meson", "setup", build_dir, checkout], venv.env(), checkout)
+    run([venv.bin / "ninja", "-C", build_dir], venv.env(), checkout)
+    ours, session = extension_modules(venv, build_dir), builds.modules(13)
+    assert set(ours) == set(session)
+    differing = [name for name in session if file_hashes({name: ours[name]}) != file_hashes({name: session[name]})]
     assert not differing, differing
 
 

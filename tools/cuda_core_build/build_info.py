@@ -1,20 +1,21 @@
-"""The build-time probe: write cuda/core/_build_info.py, and a depfile naming what it was derived from.
+"""Write cuda/core/_build_info.py: what this build of cuda.core was made for.
 
-``python -m cuda_core_build.build_info --cuda-path P --cuda-major M --pin-file F --out F
---depfile F --buildtype B --coverage C --package-version V``
+``python -m cuda_core_build.build_info --facts F --out F --depfile F [--buildtype T] [--coverage B]
+[--package-version V]``
 
-The depfile names cuda.h, the bindings' and Cython's version files and every package
-source, so ninja re-runs this step, which re-validates the headers and bindings, when any
-of them changes.
+The facts come from the build's cuda-inputs step (cuda_core_build.environment), which
+rewrites them whenever the headers, cuda-bindings or Cython change; this step only reads
+them. The depfile names every package source, whose digest the build info records.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import sys
 from pathlib import Path
 
-from cuda_core_build import entry, facts, probe
+from cuda_core_build import entry, facts
 from cuda_core_build.files import depfile_text, write_atomically
 
 PROG = "cuda_core_build.build_info"
@@ -36,16 +37,16 @@ def source_digest(files: list[Path], root: Path = PACKAGE_SOURCES) -> str:
     return digest.hexdigest()
 
 
-def build_info_source(toolkit: probe.Toolkit, bindings: probe.Bindings, buildtype: str, coverage: bool,
-                      cython_version: str, package_version: str, digest: str) -> str:
+def build_info_source(found: dict[str, object], buildtype: str, coverage: bool, package_version: str,
+                      digest: str) -> str:
     """The text of cuda/core/_build_info.py: what this build was made for, and nothing machine-specific."""
     return (
         '"""What this build of cuda.core was built for. Written by cuda_core_build.build_info at build time."""\n\n'
         f"version = {package_version!r}\n"
-        f"cuda_major = {toolkit.major}\n"
-        f"cuda_version = {toolkit.cuda_version}  # CUDA_VERSION of the headers compiled against\n"
-        f"cuda_bindings_version = {bindings.version!r}\n"
-        f"cython_version = {cython_version!r}\n"
+        f"cuda_major = {found['cuda_major']}\n"
+        f"cuda_version = {found['cuda_version']}  # CUDA_VERSION of the headers compiled against\n"
+        f"cuda_bindings_version = {found['cuda_bindings_version']!r}\n"
+        f"cython_version = {found['cython_version']!r}\n"
         f"buildtype = {buildtype!r}\n"
         f"coverage = {coverage!r}\n"
         f"source_digest = {digest!r}  # sha256 of the cuda_core/ sources\n"
@@ -53,8 +54,8 @@ def build_info_source(toolkit: probe.Toolkit, bindings: probe.Bindings, buildtyp
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = entry.parser(PROG, __doc__.splitlines()[0])
-    entry.add_pin_file(parser)
+    parser = entry.OneLineParser(prog=PROG, description=__doc__.splitlines()[0])
+    parser.add_argument("--facts", type=Path, required=True, help="the facts.json of the cuda-inputs step")
     parser.add_argument("--out", type=Path, required=True, help="the _build_info.py to write")
     parser.add_argument("--depfile", type=Path, required=True, help="the files the build info was derived from")
     parser.add_argument("--buildtype", default="", help="Meson's buildtype")
@@ -63,15 +64,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     def write() -> int:
-        toolkit, bindings = probe.probe(args.cuda_path, args.cuda_major, pin_file=args.pin_file)
-        assert bindings is not None
-        cython = probe.find_cython()
+        found = json.loads(args.facts.read_text())
         sources = package_source_files()
-        write_atomically(args.out, build_info_source(toolkit, bindings, args.buildtype, args.coverage == "true",
-                                                     cython.version, args.package_version, source_digest(sources)))
-        # The pin needs no entry: it only changes with -Dcuda-path, which is on the command line.
-        inputs = [toolkit.cuda_h, bindings.version_file, cython.version_file, *map(str, sources)]
-        write_atomically(args.depfile, depfile_text(str(args.out), inputs))
+        write_atomically(args.out, build_info_source(found, args.buildtype, args.coverage == "true",
+                                                     args.package_version, source_digest(sources)))
+        write_atomically(args.depfile, depfile_text(str(args.out), [str(args.facts), *map(str, sources)]))
         return 0
 
     return entry.run(PROG, write)

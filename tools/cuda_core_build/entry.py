@@ -29,9 +29,11 @@ def parser(prog: str, description: str, option_prefix: str = "--") -> OneLinePar
     return result
 
 
-def add_pin_file(result: argparse.ArgumentParser) -> None:
-    result.add_argument("--pin-file", type=Path, required=True,
-                        help="the build directory's pin of the first toolkit found")
+def add_build_options(result: argparse.ArgumentParser) -> None:
+    """The options Meson passes to the build's probe steps: the build directory and its compiler."""
+    result.add_argument("--build-dir", type=Path, required=True, help="the Meson build directory")
+    result.add_argument("--compiler", action="append", default=[],
+                        help="the C++ compiler command as Meson runs it, one argument per --compiler")
 
 
 def run(prog: str, main: Callable[[], int]) -> int:

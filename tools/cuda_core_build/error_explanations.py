@@ -15,6 +15,7 @@ doxygen comment right above it; this script turns those comments into two Python
 from __future__ import annotations
 
 import argparse
+import os
 import pprint
 import re
 import sys
@@ -74,12 +75,12 @@ def module_text(header: Path, table: dict[int, str]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--include-dirs", required=True, help="colon-separated CUDA include directories")
+    parser.add_argument("--include-dirs", required=True, help="os.pathsep-separated CUDA include directories")
     parser.add_argument("--driver-out", required=True, type=Path)
     parser.add_argument("--runtime-out", required=True, type=Path)
     parser.add_argument("--depfile", required=True, type=Path)
     args = parser.parse_args()
-    include_dirs = [d for d in args.include_dirs.split(":") if d]
+    include_dirs = [d for d in args.include_dirs.split(os.pathsep) if d]
     headers = []
     for kind, out in (("driver", args.driver_out), ("runtime", args.runtime_out)):
         name, start = ENUMS[kind]

@@ -25,6 +25,19 @@ def write_atomically(path: Path, data: str | bytes) -> None:
         raise
 
 
+def write_if_changed(path: Path, data: str | bytes) -> bool:
+    """Write ``data`` atomically unless ``path`` already holds exactly that; return whether it wrote.
+    An unchanged file keeps its mtime, so ninja's restat sees nothing to rebuild after it."""
+    payload = data.encode() if isinstance(data, str) else data
+    try:
+        if path.read_bytes() == payload:
+            return False
+    except OSError:
+        pass
+    write_atomically(path, payload)
+    return True
+
+
 def _depfile_escape(path: str) -> str:
     return path.replace("\\", "\\\\").replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$")
 

@@ -31,13 +31,15 @@ from cuda_core_build.files import write_atomically
 
 DEFAULT_TOOLKIT = Path("/usr/local/cuda")
 # cuda.pathfinder's names for the header directories of facts.REQUIRED_HEADERS.
-PATHFINDER_NAMES = {"cuda.h": "cudart", "nvrtc.h": "nvrtc", "cudaProfiler.h": "profiler"}
+PATHFINDER_NAMES = {"cuda.h": "cudart", "nvrtc.h": "nvrtc", "cudaProfiler.h": "profiler",
+                    "driver_types.h": "cudart"}
 # Where NVIDIA's wheels put each header, relative to a sys.path entry: CUDA 13 wheels
 # share nvidia/cu13/include; CUDA 12 wheels have one directory per component.
 WHEEL_HEADER_DIRS = {
     "cuda.h": ("nvidia/cu13/include", "nvidia/cuda_runtime/include"),
     "nvrtc.h": ("nvidia/cu13/include", "nvidia/cuda_nvrtc/include"),
     "cudaProfiler.h": ("nvidia/cu13/include", "nvidia/cuda_profiler_api/include"),
+    "driver_types.h": ("nvidia/cu13/include", "nvidia/cuda_runtime/include"),
 }
 # Import hooks of editable installs (meson-python's finder, and ours for the cuda
 # namespace) rebuild their project when anything under cuda.* is imported.
@@ -73,13 +75,19 @@ MESON_OPTIONS = OptionNames()
 
 @dataclass
 class Toolkit:
-    """Where the headers are and what they say."""
+    """Where the headers are and what they say.
+
+    ``include_dirs`` are the directories that provide the required headers, in search order, and
+    nothing else: ``sources`` says which one provides each header.
+    """
 
     include_dirs: list[str]
     found_via: str
     cuda_h: str
     cuda_version: int
     pinned: bool = False
+    sources: dict[str, str] = field(default_factory=dict)
+    bindings_root: str = ""  # where the pinned build directory found cuda-bindings
     major: int = field(init=False)
     minor: int = field(init=False)
 
@@ -90,13 +98,22 @@ class Toolkit:
 
 @dataclass
 class Bindings:
-    """The installed cuda-bindings: its version and the root that holds cuda/bindings/*.pxd."""
+    """The installed cuda-bindings: its version, the root that holds cuda/bindings/*.pxd, and its
+    .dist-info directory."""
 
     version: str
     major: int
     minor: int
     pxd_root: str
     version_file: str
+    dist_info: str = ""
+
+
+def dist_info_dir(distribution: importlib.metadata.Distribution) -> str:
+    """The .dist-info directory of an installed distribution ("" if its metadata lists no files)."""
+    metadata = next((f for f in distribution.files or () if f.name == "METADATA" and f.parent.suffix == ".dist-info"),
+                    None)
+    return str(Path(str(distribution.locate_file(metadata))).absolute().parent) if metadata is not None else ""
 
 
 def bindings_requirement(major: int, minor: int) -> str:
@@ -143,15 +160,60 @@ def read_cuda_version(cuda_h: Path, names: OptionNames = MESON_OPTIONS) -> int:
                          f"point CUDA_PATH or {names.cuda_path} at a complete CUDA toolkit") from None
 
 
-def _toolkit_from_roots(roots: list[Path], source: str, names: OptionNames) -> Toolkit:
-    """Build a Toolkit from explicit roots; they must hold cuda.h, nothing falls through."""
+def _toolkit_from_roots(roots: list[Path], source: str, names: OptionNames, shown: str | None = None) -> Toolkit:
+    """Build a Toolkit from explicit roots; they must hold cuda.h, nothing falls through.
+    ``shown`` is the value as the user wrote it, for the messages."""
+    shown = os.pathsep.join(str(r) for r in roots) if shown is None else shown
+    if not roots:
+        raise ProbeError(f"{source}={shown!r} names no directory: set it to a CUDA toolkit root, "
+                         f"or unset it to use the header wheels")
     include_dirs = include_dirs_of_roots(roots)
     cuda_h = _find_header("cuda.h", include_dirs)
     if cuda_h is None:
-        shown = os.pathsep.join(str(r) for r in roots)
         raise ProbeError(f"no cuda.h under {source}={shown!r} (looked in ROOT/include): "
                          f"point {source} at a CUDA toolkit, or unset it to use the header wheels")
-    return Toolkit([str(d) for d in include_dirs], source, str(cuda_h), read_cuda_version(cuda_h, names))
+    return select_headers(include_dirs, source, read_cuda_version(cuda_h, names), names)
+
+
+def wheel_layout_major(directory: Path) -> int | None:
+    """The CUDA major of a directory of NVIDIA's CUDA 13 header wheels (``.../nvidia/cu13/...``)."""
+    parts = directory.parts
+    for index, part in enumerate(parts[:-1]):
+        if part == "nvidia" and parts[index + 1].startswith("cu") and parts[index + 1][2:].isdigit():
+            return int(parts[index + 1][2:])
+    return None
+
+
+def select_headers(candidates: list[Path], source: str, version: int, names: OptionNames = MESON_OPTIONS) -> Toolkit:
+    """One toolkit's headers out of ``candidates`` (in search order): each required header from the
+    first directory that has it; a directory that provides none is left off the include path.
+
+    A list that mixes toolkits is refused: every candidate with a cuda.h must say the CUDA_VERSION
+    of the first, and a directory of the CUDA 13 header wheels cannot serve another major.
+    """
+    cuda_h = _find_header("cuda.h", candidates)
+    assert cuda_h is not None
+    major, minor = version // 1000, version % 1000 // 10
+    for directory in candidates:
+        other_h = directory / "cuda.h"
+        if other_h.is_file() and directory != cuda_h.parent:
+            other = read_cuda_version(other_h, names)
+            if other != version:
+                raise ProbeError(f"{source} mixes toolkits: {cuda_h.parent} has CUDA {major}.{minor} headers but "
+                                 f"{directory} has CUDA {other // 1000}.{other % 1000 // 10}: keep the entries of "
+                                 f"one toolkit in {source}")
+        layout = wheel_layout_major(directory)
+        if layout is not None and layout != major:
+            raise ProbeError(f"{source} mixes toolkits: {cuda_h.parent} has CUDA {major}.{minor} headers but "
+                             f"{directory} holds NVIDIA's CUDA {layout} header wheels: keep the entries of one "
+                             f"toolkit in {source}")
+    sources = {}
+    for header in facts.REQUIRED_HEADERS:
+        found = _find_header(header, candidates)
+        if found is not None:
+            sources[header] = str(found.parent)
+    used = [str(d) for d in candidates if str(d) in sources.values()]
+    return Toolkit(used, source, str(cuda_h), version, sources=sources)
 
 
 def _toolkit_from_wheels(names: OptionNames) -> Toolkit | None:
@@ -166,13 +228,12 @@ def _wheels_on_sys_path(names: OptionNames) -> Toolkit | None:
         cuda_dirs = [entry / sub for sub in WHEEL_HEADER_DIRS["cuda.h"] if (entry / sub / "cuda.h").is_file()]
         if not cuda_dirs:
             continue
-        include_dirs = [cuda_dirs[0]]
+        include_dirs = [cuda_dirs[0].absolute()]
         for header in facts.REQUIRED_HEADERS[1:]:
-            include_dirs += [entry / sub for sub in WHEEL_HEADER_DIRS[header]
-                             if (entry / sub / header).is_file() and entry / sub not in include_dirs][:1]
-        cuda_h = cuda_dirs[0] / "cuda.h"
-        return Toolkit([str(d.absolute()) for d in include_dirs], "header wheels (sys.path)",
-                       str(cuda_h.absolute()), read_cuda_version(cuda_h, names))
+            include_dirs += [(entry / sub).absolute() for sub in WHEEL_HEADER_DIRS[header]
+                             if (entry / sub / header).is_file() and (entry / sub).absolute() not in include_dirs][:1]
+        return select_headers(include_dirs, "header wheels (sys.path)",
+                              read_cuda_version(include_dirs[0] / "cuda.h", names), names)
     return None
 
 
@@ -181,7 +242,7 @@ def _wheels_via_pathfinder(names: OptionNames) -> Toolkit | None:
         from cuda.pathfinder import locate_nvidia_header_directory
     except ImportError:
         return None
-    include_dirs: list[str] = []
+    include_dirs: list[Path] = []
     for header in facts.REQUIRED_HEADERS:
         try:
             located = locate_nvidia_header_directory(PATHFINDER_NAMES[header])
@@ -192,10 +253,10 @@ def _wheels_via_pathfinder(names: OptionNames) -> Toolkit | None:
             if header == "cuda.h":
                 return None
             continue
-        if located.abs_path not in include_dirs:
-            include_dirs.append(located.abs_path)
-    cuda_h = Path(include_dirs[0]) / "cuda.h"
-    return Toolkit(include_dirs, "header wheels (cuda.pathfinder)", str(cuda_h), read_cuda_version(cuda_h, names))
+        if Path(located.abs_path) not in include_dirs:
+            include_dirs.append(Path(located.abs_path))
+    return select_headers(include_dirs, "header wheels (cuda.pathfinder)",
+                          read_cuda_version(include_dirs[0] / "cuda.h", names), names)
 
 
 def toolkit_roots(value: str, source: str, environ: dict[str, str]) -> list[Path]:
@@ -213,11 +274,12 @@ def toolkit_roots(value: str, source: str, environ: dict[str, str]) -> list[Path
 def find_toolkit(cuda_path: str, environ: dict[str, str], names: OptionNames = MESON_OPTIONS) -> Toolkit:
     """Find the headers in the documented order."""
     if cuda_path.strip():
-        return _toolkit_from_roots(toolkit_roots(cuda_path, names.cuda_path, environ), names.cuda_path, names)
+        return _toolkit_from_roots(toolkit_roots(cuda_path, names.cuda_path, environ), names.cuda_path, names,
+                                   cuda_path)
     for variable in ("CUDA_PATH", "CUDA_HOME"):
         value = environ.get(variable, "")
         if value.strip():
-            return _toolkit_from_roots(toolkit_roots(value, variable, environ), variable, names)
+            return _toolkit_from_roots(toolkit_roots(value, variable, environ), variable, names, value)
     wheels = _toolkit_from_wheels(names)
     if wheels is not None:
         return wheels
@@ -253,31 +315,49 @@ def check_toolkit(toolkit: Toolkit, requested_major: str, names: OptionNames = M
                          f"(found via {toolkit.found_via}) are CUDA {toolkit.major}.{toolkit.minor}: "
                          f"{environment_hint(requested)}, point {names.cuda_path} at CUDA {requested} headers, "
                          f"or use {names.cuda_major}=auto")
-    dirs = [Path(d) for d in toolkit.include_dirs]
     for header in facts.REQUIRED_HEADERS[1:]:
-        if _find_header(header, dirs) is None:
-            raise MissingHeaders(f"{header} not found in {os.pathsep.join(toolkit.include_dirs)}: use a complete "
-                                 f"CUDA {toolkit.major} toolkit or pip install {header_wheels_text(toolkit.major)}",
-                                 toolkit)
+        if header not in toolkit.sources:
+            raise MissingHeaders(f"{header} not found in the CUDA {toolkit.major}.{toolkit.minor} headers at "
+                                 f"{os.pathsep.join(toolkit.include_dirs)} (via {toolkit.found_via}): "
+                                 f"{incomplete_toolkit_fix(toolkit, names)}", toolkit)
 
 
-def find_bindings() -> Bindings | None:
-    """The cuda-bindings installed for this Python, or None.
+def incomplete_toolkit_fix(toolkit: Toolkit, names: OptionNames) -> str:
+    """How to get every header: where the user pointed at a toolkit while this environment holds
+    the header wheels, stop pointing; else a complete toolkit or the header wheels."""
+    if toolkit.found_via in (names.cuda_path, "CUDA_PATH", "CUDA_HOME"):
+        wheels = _toolkit_from_wheels(names)
+        if wheels is not None and wheels.major == toolkit.major and \
+                all(header in wheels.sources for header in facts.REQUIRED_HEADERS):
+            unset = f"drop {names.cuda_path}" if toolkit.found_via == names.cuda_path else f"unset {toolkit.found_via}"
+            return (f"{unset} to use the CUDA {wheels.major}.{wheels.minor} header wheels installed here, "
+                    f"or point it at a complete CUDA {toolkit.major} toolkit")
+    return f"use a complete CUDA {toolkit.major} toolkit or pip install {header_wheels_text(toolkit.major)}"
+
+
+def find_bindings(root: str = "") -> Bindings | None:
+    """The cuda-bindings installed for this Python (or in the directory ``root``), or None.
 
     Found through its distribution metadata, not an import: an import would run the
     meta-path finder of an editable cuda.core, which rebuilds the very build directory
     being configured.
     """
-    try:
-        distribution = importlib.metadata.distribution("cuda-bindings")
-    except importlib.metadata.PackageNotFoundError:
-        return None
+    if root:
+        distribution = next(iter(importlib.metadata.distributions(name="cuda-bindings", path=[root])), None)
+        if distribution is None:
+            return None
+    else:
+        try:
+            distribution = importlib.metadata.distribution("cuda-bindings")
+        except importlib.metadata.PackageNotFoundError:
+            return None
     package_dir = Path(str(distribution.locate_file("cuda/bindings"))).absolute()
     if not package_dir.is_dir():
         return None
     version = distribution.version
     major, minor = (int(part) for part in version.split(".")[:2])
-    return Bindings(version, major, minor, str(package_dir.parent.parent), str(package_dir / "_version.py"))
+    return Bindings(version, major, minor, str(package_dir.parent.parent), str(package_dir / "_version.py"),
+                    dist_info_dir(distribution))
 
 
 DEV_VENVS = ".venvs"  # where tools/devenv.py makes one venv per major: .venvs/cu12, .venvs/cu13
@@ -310,7 +390,10 @@ def check_bindings(toolkit: Toolkit) -> Bindings:
     fix = f'pip install "{bindings_requirement(toolkit.major, toolkit.minor)}"'
     if development_environment() not in (None, toolkit.major):
         fix = environment_hint(toolkit.major)
-    bindings = find_bindings()
+    bindings = find_bindings(toolkit.bindings_root)
+    if bindings is None and toolkit.bindings_root:
+        raise ProbeError(f"cuda-bindings is no longer installed in {toolkit.bindings_root}, where this build directory "
+                         f"found it: {fix} there, or set the build directory up again (meson setup --wipe BUILDDIR)")
     if bindings is None:
         raise ProbeError(f"cuda-bindings is not installed for {sys.executable}: {fix}")
     headers = f"CUDA {toolkit.major}.{toolkit.minor} headers (found via {toolkit.found_via})"
@@ -334,44 +417,57 @@ class CythonInstall:
 
     version: str
     version_file: str
+    dist_info: str = ""
 
 
 def find_cython() -> CythonInstall:
     """The Cython installed for this Python; the build runs it as ``python -m cython``."""
-    wanted = facts.pins("build").get("cython", "")
+    wanted = facts.cython_pin()
     try:
         distribution = importlib.metadata.distribution("Cython")
     except importlib.metadata.PackageNotFoundError:
         raise ProbeError(f'Cython is not installed for {sys.executable}: pip install "Cython=={wanted}" '
-                         "(the pin of requirements/build.txt)") from None
+                         "(the newest tool set of requirements/matrix.ini)") from None
     version_file = Path(str(distribution.locate_file("Cython/Shadow.py"))).absolute()
     if not version_file.is_file():
         raise ProbeError(f"Cython {distribution.version} for {sys.executable} has no Cython/Shadow.py: "
                          f'reinstall it: pip install --force-reinstall "Cython=={wanted}"')
-    return CythonInstall(distribution.version, str(version_file))
+    return CythonInstall(distribution.version, str(version_file), dist_info_dir(distribution))
 
 
-def load_pinned(pin_file: Path, cuda_path: str) -> Toolkit | None:
-    """The toolkit pinned in a build directory, if it was pinned under the same ``cuda-path``."""
+def python_prefix() -> str:
+    """The environment of the Python running the probe, links resolved: the one a pin belongs to."""
+    return os.path.realpath(sys.prefix)
+
+
+def load_pinned(pin_file: Path, cuda_path: str, names: OptionNames = MESON_OPTIONS) -> Toolkit | None:
+    """The toolkit pinned in a build directory, if it was pinned under the same ``cuda-path``: its
+    directories are read again, so what they hold now is what the build uses."""
     if not pin_file.is_file():
         return None
     try:
         pinned = json.loads(pin_file.read_text())
-        if pinned.get("cuda_path_option") != cuda_path:
-            return None
         cuda_h, include_dirs, found_via = Path(pinned["cuda_h"]), list(pinned["include_dirs"]), pinned["found_via"]
+        if pinned.get("cuda_path_option") != cuda_path or pinned.get("python_prefix") != python_prefix():
+            return None  # another -Dcuda-path, or set up again from another environment: probe afresh
     except (ValueError, KeyError, TypeError, AttributeError):
         raise ProbeError(f"the toolkit pin {pin_file} is damaged: re-probe with `meson setup --wipe BUILDDIR`") from None
     if not cuda_h.is_file():
         raise ProbeError(f"the CUDA headers pinned for this build directory are gone ({cuda_h}): "
                          "restore them, or re-probe with `meson setup --wipe BUILDDIR`")
-    return Toolkit(include_dirs, found_via, str(cuda_h), read_cuda_version(cuda_h), pinned=True)
+    toolkit = select_headers([Path(d) for d in include_dirs], found_via, read_cuda_version(cuda_h, names), names)
+    toolkit.pinned = True
+    toolkit.bindings_root = str(pinned.get("bindings_root", ""))
+    return toolkit
 
 
-def pin(pin_file: Path, cuda_path: str, toolkit: Toolkit) -> None:
-    """Record the resolved toolkit for later regenerations of this build directory."""
-    record = {"cuda_path_option": cuda_path, "include_dirs": toolkit.include_dirs,
-              "cuda_h": toolkit.cuda_h, "found_via": toolkit.found_via}
+def pin(pin_file: Path, cuda_path: str, toolkit: Toolkit, bindings: Bindings | None = None) -> None:
+    """Record where the toolkit and cuda-bindings were found, for every later probe of this build
+    directory: a regeneration or build step run from another shell (another CUDA_PATH, another
+    PYTHONPATH) reads what is there now, never something else."""
+    record = {"cuda_path_option": cuda_path, "python_prefix": python_prefix(), "include_dirs": toolkit.include_dirs,
+              "cuda_h": toolkit.cuda_h, "found_via": toolkit.found_via,
+              "bindings_root": bindings.pxd_root if bindings else ""}
     write_atomically(pin_file, json.dumps(record, indent=2) + "\n")
 
 
@@ -392,6 +488,7 @@ def report(toolkit: Toolkit, bindings: Bindings | None) -> dict[str, object]:
         "minor": toolkit.minor,
         "cuda_version": toolkit.cuda_version,
         "include_dirs": toolkit.include_dirs,
+        "header_sources": toolkit.sources,
         "found_via": toolkit.found_via,
         "pinned": toolkit.pinned,
         "cuda_h": toolkit.cuda_h,

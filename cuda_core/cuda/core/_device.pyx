@@ -13,6 +13,7 @@ from cuda.core._utils.cuda_utils import ComputeCapability, CUDAError, DriverNotF
 # compat_device_get_uuid: cuDeviceGetUuid on 13, cuDeviceGetUuid_v2 on 12.
 # compat_major_only_device_attributes: the CUDA 13-only CUdevice_attribute values by property name.
 include "driver_compat.pxi"
+include "attributes_compat.pxi"
 
 __all__ = ['Device']
 
@@ -293,29 +294,31 @@ _PROPERTIES = (
      "Bitmask of the CUmemDecompressAlgorithm values the device supports."),
     ("mem_decompress_maximum_length", int, cydriver.CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH,
      "Longest single decompression operation, in bytes."),
-    ("vulkan_cig_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_VULKAN_CIG_SUPPORTED,
+    ("vulkan_cig_supported", bool, "cuda-bindings 12.9",
      "Whether CUDA in graphics (CIG) with Vulkan is supported."),
     ("gpu_pci_device_id", int, cydriver.CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID,
      "PCI device id and vendor id, 16 bits each (0 if the driver cannot tell)."),
     ("gpu_pci_subsystem_id", int, cydriver.CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID,
      "PCI subsystem id and subsystem vendor id, 16 bits each (0 if the driver cannot tell)."),
-    ("host_numa_virtual_memory_management_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
+    ("host_numa_virtual_memory_management_supported", bool, "cuda-bindings 12.9",
      "Whether the virtual memory management API accepts HOST_NUMA locations."),
-    ("host_numa_memory_pools_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HOST_NUMA_MEMORY_POOLS_SUPPORTED,
+    ("host_numa_memory_pools_supported", bool, "cuda-bindings 12.9",
      "Whether memory pools accept HOST_NUMA locations."),
     ("host_numa_multinode_ipc_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED,
      "Whether HOST_NUMA memory can be shared between nodes of a multi-node system."),
-    ("host_memory_pools_supported", bool, None,
+    ("host_memory_pools_supported", bool, "CUDA 13",
      "Whether memory pools accept HOST locations (CUDA 13+)."),
-    ("host_virtual_memory_management_supported", bool, None,
+    ("host_virtual_memory_management_supported", bool, "CUDA 13",
      "Whether the virtual memory management API accepts HOST locations (CUDA 13+)."),
-    ("host_alloc_dma_buf_supported", bool, None,
+    ("host_alloc_dma_buf_supported", bool, "CUDA 13",
      "Whether page-locked host memory can be shared as a dma_buf (CUDA 13+)."),
-    ("only_partial_host_native_atomic_supported", bool, None,
+    ("only_partial_host_native_atomic_supported", bool, "CUDA 13",
      "Whether the host link supports only some native atomic operations (CUDA 13+)."),
 )
 
-cdef dict _MAJOR_ONLY_ATTRIBUTES = compat_major_only_device_attributes()
+# The attributes that exist only from some CUDA major or cuda-bindings minor on (the table names
+# what each needs instead of its enumerator): those this build has.
+cdef dict _COMPAT_ATTRIBUTES = {**compat_major_only_device_attributes(), **compat_bindings_12_9_device_attributes()}
 
 
 cdef int _read_attribute(int device, int attribute) except? -1:
@@ -364,9 +367,11 @@ class DeviceProperties:
 
 
 def _device_property(name: str, kind: type, attribute, description: str) -> property:
-    """The read-once property ``name`` of DeviceProperties, of type ``kind``."""
-    if attribute is None:
-        attribute = _MAJOR_ONLY_ATTRIBUTES.get(name)
+    """The read-once property ``name`` of DeviceProperties, of type ``kind``. ``attribute`` is its
+    CUdevice_attribute, or what it needs where only some builds have it."""
+    needs = None
+    if isinstance(attribute, str):
+        needs, attribute = attribute, _COMPAT_ATTRIBUTES.get(name)
 
     def read(self):
         cache = self._cache
@@ -375,8 +380,9 @@ def _device_property(name: str, kind: type, attribute, description: str) -> prop
         except KeyError:
             pass
         if attribute is None:
-            raise AttributeError(f"DeviceProperties.{name} needs CUDA 13; this cuda.core was built for "
-                                 f"CUDA {CUDA_CORE_BUILD_MAJOR}")
+            from cuda.core._build_info import cuda_bindings_version
+            raise AttributeError(f"DeviceProperties.{name} needs {needs}; this cuda.core was built for "
+                                 f"CUDA {cydriver.CUDA_VERSION // 1000} with cuda-bindings {cuda_bindings_version}")
         value = kind(_read_attribute(self._handle, attribute))
         cache[name] = value
         return value

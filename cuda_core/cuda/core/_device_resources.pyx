@@ -7,7 +7,7 @@ context of such resources: a context whose kernels run on its SMs alone.
 
 Structured SM splits (per-group sizes and co-scheduling) and workqueue resources came with
 CUDA 13.1: a build with older headers splits by count alone and says so for the rest
-(resources_compat.pxi, chosen by Meson).
+(resources_compat.pxi, chosen for the headers and cuda-bindings of the build).
 """
 
 import operator

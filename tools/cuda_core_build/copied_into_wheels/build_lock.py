@@ -6,6 +6,12 @@ lock on ``<build dir>/.cuda-core-build.lock`` while it runs: two processes impor
 editable install right after an edit, or a rebuild beside a ``pip install``, take turns
 instead of writing the same files at once. Standard library only.
 
+Before each such run it compares the stat fingerprint of every input the build reads from
+outside its source tree (the CUDA headers, cuda-bindings, Cython, the compiler: the manifest
+that cuda_core_build.environment writes) and each link on the way to them. Any difference,
+even one that kept every mtime, touches the file that ninja's ``cuda-inputs`` step watches,
+so that step compares the contents and rebuilds what changed.
+
 As a script it stands in for ninja (meson-python's NINJA) during builds:
 ``python build_lock.py REAL_NINJA [ninja arguments...]``, run in the build directory.
 """
@@ -14,6 +20,8 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
+import os
 import subprocess
 import sys
 import time
@@ -22,6 +30,44 @@ from typing import Iterator, TextIO
 
 LOCK_NAME = ".cuda-core-build.lock"
 NO_WORK = "ninja: no work to do."
+# In the build directory's cuda-config/: the inputs' fingerprints, and the file the build's
+# cuda-inputs step watches.
+MANIFEST = "manifest.json"
+RECHECK = "recheck"
+CONFIG_DIR = "cuda-config"
+
+
+def fingerprint(path: str) -> list[int] | None:
+    """What changes whenever a file's content can have changed: its device, inode, size, mtime and
+    ctime (no tool sets ctime back); None if it is gone."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return [status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns]
+
+
+def _link_target(path: str) -> str | None:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return None
+
+
+def inputs_changed(build_dir: Path) -> bool:
+    """Whether an input or a link on the way to one differs from the manifest; if so, touch the file
+    the build's cuda-inputs step watches, so the next ninja run compares contents."""
+    config = build_dir / CONFIG_DIR
+    try:
+        recorded = json.loads((config / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return False  # a build directory of an older layout, or not configured yet
+    changed = any(fingerprint(path) != stat for path, stat in recorded.get("inputs", {}).items()) or \
+        any(_link_target(link) != target for link, target in recorded.get("links", {}).items())
+    if changed:
+        (config / RECHECK).touch()
+        os.utime(config / RECHECK)
+    return changed
 
 
 @contextlib.contextmanager
@@ -48,6 +94,7 @@ def rebuild(build_dir: Path, ninja: str, progress: TextIO, what: str, env: dict[
     """
     with locked(build_dir, progress):
         start = time.monotonic()
+        inputs_changed(build_dir)
         process = subprocess.Popen([ninja], cwd=build_dir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    text=True, errors="replace")
         assert process.stdout is not None
@@ -74,6 +121,7 @@ def main(argv: list[str]) -> int:
         return subprocess.run([ninja, *args]).returncode
     build_dir = Path(args[args.index("-C") + 1]) if "-C" in args[:-1] else Path.cwd()
     with locked(build_dir, sys.stderr):
+        inputs_changed(build_dir)
         return subprocess.run([ninja, *args]).returncode
 
 

@@ -3,9 +3,6 @@
 # from Cython's depfile (see BUILD-FACTS), and a changed pxd would rebuild nothing.
 cimport cuda.bindings.cydriver as cydriver
 
-cdef extern from "cuda_core_compat.h":
-    pass
-
 # Raise CUDAError for a failed CUresult; return 0 on success.
 cdef int HANDLE_RETURN(cydriver.CUresult result) except -1 nogil
 

@@ -18,9 +18,9 @@ from typing import Any, Callable, NamedTuple
 
 cimport cuda.bindings.cydriver as cydriver
 
-# The major this module was compiled for, straight from Cython's compile-time env,
-# so the package can check it against its build info.
-BUILD_MAJOR = CUDA_CORE_BUILD_MAJOR
+# The major this module was compiled for: that of the cuda.h it was compiled against, so the
+# package can check it against its build info.
+BUILD_MAJOR = cydriver.CUDA_VERSION // 1000
 
 # Whether check_multiprocessing_start_method() has already spoken in this process.
 _fork_warning_checked = False

@@ -1,6 +1,7 @@
-# The CUDA 13 spellings of the driver calls that differ between majors. Meson puts
-# this directory, or ../cu12, on Cython's include path; each difference is one
-# function here and one in cu12/driver_compat.pxi, and nowhere else.
+# The CUDA 13 spellings of the driver calls that differ between majors.
+# cuda_core_build.environment links cuda-config/driver_compat.pxi to this file or to
+# ../cu12/driver_compat.pxi, by the headers' major; each difference is one function here
+# and one there, and nowhere else.
 
 cdef inline cydriver.CUresult compat_device_get_uuid(
         cydriver.CUuuid* uuid, cydriver.CUdevice device) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:

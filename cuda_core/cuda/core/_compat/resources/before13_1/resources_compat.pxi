@@ -1,7 +1,8 @@
 # Device resources with headers before CUDA 13.1 (all of CUDA 12, CUDA 13.0): SM splits by
 # count alone (cuDevSmResourceSplitByCount), no SM resource flags, no workqueue resources.
-# Meson puts this directory, or ../cuda13_1, on Cython's include path by the headers' and
-# cuda-bindings' minor; each difference is one function here and one there, and nowhere else.
+# cuda_core_build.environment links cuda-config/resources_compat.pxi to this file or to
+# ../cuda13_1, by the headers' and cuda-bindings' minor; each difference is one function
+# here and one there, and nowhere else.
 
 cdef inline str compat_needs_13_1(str what):
     return (f"{what} needs cuda.core built with CUDA 13.1+ headers and cuda-bindings 13.1+; this build has "

@@ -1,7 +1,8 @@
 # Device resources with CUDA 13.1+ headers and cuda-bindings 13.1+: structured SM splits
 # (cuDevSmResourceSplit with per-group parameters), SM resource flags, workqueue resources.
-# Meson puts this directory, or ../before13_1, on Cython's include path by the headers' and
-# cuda-bindings' minor; each difference is one function here and one there, and nowhere else.
+# cuda_core_build.environment links cuda-config/resources_compat.pxi to this file or to
+# ../before13_1, by the headers' and cuda-bindings' minor; each difference is one function
+# here and one there, and nowhere else.
 
 cdef inline str compat_needs_13_1(str what):
     return f"{what} needs CUDA 13.1+"  # never raised in this build: 13.1's headers have it all
