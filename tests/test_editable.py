@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from builds import MAJORS, SessionBuilds, Venv, cython_steps, ninja, run
+from builds import MAJORS, SessionBuilds, Venv, cython_steps, edited, ninja, run
+from cuda_core_build import facts
 
 PROBE_CODE = "import cuda.bindings, cuda.core, cuda.core._build_info as b; print(b.cuda_major, cuda.core.__file__)"
 EDITED = "cuda_core/cuda/core/system/_system.pyx"
@@ -131,7 +132,7 @@ def test_concurrent_imports_after_an_edit_take_turns(editable: Path, builds: Ses
         assert len(rebuilt) == 1 and "[1/" in rebuilt[0] and "_context.pyx" in rebuilt[0], outputs
         assert "ninja: no work to do." in ninja(venv, build_dir, "-n").stdout
         deps = ninja(venv, build_dir, "-t", "deps", "cuda_core/cuda/core/_build_info.py").stdout
-        assert "cuda.h" in deps and "cuda/bindings/_version.py" in deps and "(VALID)" in deps
+        assert "cuda-config/facts.json" in deps and "(VALID)" in deps
         module = builds.modules(13)["cuda.core._context"]
         concurrent = module.read_bytes()
         os.utime(source)
@@ -166,3 +167,67 @@ def test_a_deleted_build_dir_is_one_import_error_and_spares_the_other_packages(e
     others = run([venv.python, "-c", "import cuda.bindings.driver, cuda.pathfinder; print('fine')"], venv.env(),
                  tmp_path)
     assert others.stdout.strip() == "fine"
+
+
+def test_a_failed_rebuild_is_cuda_core_s_alone(editable: Path, builds: SessionBuilds, tmp_path: Path) -> None:
+    """A typo in a .pyx: importing cuda.core raises the build's error, with the file and line, while
+    cuda.bindings and cuda.pathfinder import as ever, in the same process, before and after."""
+    venv = builds.venvs[13]
+    source = editable / "cuda_core/cuda/core/_context.pyx"
+    code = ("import cuda.bindings.driver, cuda.pathfinder\n"
+            "try:\n    import cuda.core\nexcept ImportError as err:\n    print('core:', err)\n"
+            "import cuda.bindings.nvrtc\nprint('others fine')\n")
+    with edited(source, source.read_text() + "\n\ncdef int = broken\n"):
+        out = run([venv.python, "-c", code], venv.env(), tmp_path).stdout
+    assert out.rstrip().endswith("others fine")
+    assert "core: rebuilding the editable cuda.core in" in out and "_context.pyx" in out
+    # The failed step left no output, so it runs again, now on the old source.
+    ninja(venv, builds.build_dir(13))
+
+
+def test_a_build_dir_without_its_setup_is_one_import_error(editable: Path, builds: SessionBuilds,
+                                                          tmp_path: Path) -> None:
+    """A build dir whose meson-info/ is gone (a setup that never finished): one ImportError naming
+    the dir and the reinstall command, and the other cuda packages import."""
+    venv = builds.venvs[12]
+    partial = builds.checkout / "build-cu12-partial"
+    shutil.copytree(builds.build_dir(12), partial, symlinks=True)
+    try:
+        run([venv.python, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-deps", f"-Cbuild-dir={partial}",
+             "-e", editable], venv.env(), editable)
+        shutil.rmtree(partial / "meson-info")
+        broken = run([venv.python, "-c", "import cuda.core"], venv.env(), tmp_path, check=False)
+        last = broken.stderr.strip().splitlines()[-1]
+        assert broken.returncode != 0 and last == (
+            f"ImportError: cuda.core is installed editable, but its build directory {partial} holds no finished "
+            f"Meson setup (no meson-info/intro-install_plan.json): reinstall it with: pip install "
+            f"--no-build-isolation -e {editable}")
+        assert "Traceback" in broken.stderr and "FileNotFoundError" not in broken.stderr
+        others = run([venv.python, "-c", "import cuda.bindings.driver, cuda.pathfinder; print('fine')"], venv.env(),
+                     tmp_path)
+        assert others.stdout.strip() == "fine"
+    finally:
+        run([venv.python, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-deps",
+             f"-Cbuild-dir={builds.build_dir(12)}", "-e", editable], venv.env(), editable)
+        shutil.rmtree(partial, ignore_errors=True)
+
+
+def test_a_regular_cuda_package_is_not_hidden(editable: Path, builds: SessionBuilds, tmp_path: Path) -> None:
+    """cuda-bindings 12.8 ships cuda/__init__.py: ``cuda`` is then a regular package, which the
+    editable finder must leave as it is (before, it answered with its own namespace and
+    cuda.bindings was not found). Installed in front of the venv's 12.9, cuda.bindings is 12.8's,
+    cuda.core is still the editable one, and nothing is rebuilt (the build's own bindings did not
+    change)."""
+    venv = builds.venvs[12]
+    older = facts.cuda_pins("12.8")["cuda-bindings"]
+    site = tmp_path / "site"
+    run([venv.python, "-m", "pip", "install", "-q", "--no-deps", "--only-binary=:all:", "--target", site,
+         f"cuda-bindings=={older}"], venv.env(), tmp_path)
+    assert (site / "cuda" / "__init__.py").is_file()
+    code = ("import cuda, cuda.bindings, cuda.core\n"
+            "from cuda.bindings._version import __version__\n"
+            "print(cuda.__file__, __version__, cuda.core.__file__)")
+    result = run([venv.python, "-c", code], venv.env(PYTHONPATH=str(site)), tmp_path)
+    assert result.stdout.split() == [str(site / "cuda" / "__init__.py"), older,
+                                     str(editable / "cuda_core/cuda/core/__init__.py")]
+    assert result.stderr == ""

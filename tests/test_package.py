@@ -83,3 +83,17 @@ def test_importing_the_source_tree_says_it_is_not_a_build(builds: SessionBuilds,
     last = result.stderr.strip().splitlines()[-1]
     assert result.returncode != 0 and "is the source tree, which holds no build" in last, result.stderr
     assert "pip install --no-build-isolation -e ." in last and "circular" not in result.stderr
+
+
+@pytest.mark.parametrize("major", MAJORS)
+def test_a_broken_bindings_import_is_not_called_missing(installed: dict[int, Path], venvs: dict[int, Venv],
+                                                        major: int) -> None:
+    """When cuda-bindings is installed but does not import, cuda.core says so, with the error, instead
+    of calling it not installed."""
+    code = ("import cuda.core as c; "
+            "print(c._bindings_import_failure(c._build_info.cuda_major, ImportError('no module named x')))")
+    message = run_in(venvs[major], installed[major], "-c", code).stdout.strip()
+    assert message.startswith(f"cuda.core was built for CUDA {major} and needs cuda-bindings {major}.x; "
+                              f"cuda-bindings {facts.bindings_pin(major)} is installed (in ")
+    assert message.endswith(f"but `import cuda.bindings` failed (no module named x): reinstall it: "
+                            f'pip install --force-reinstall "cuda-bindings=={major}.*"')

@@ -11,6 +11,19 @@ except ImportError:
     raise
 
 
+def _bindings_import_failure(built: int, err: ImportError) -> str:
+    """Why cuda-bindings did not import, truthfully: not installed, or installed and broken."""
+    import importlib.metadata
+    try:
+        installed = importlib.metadata.distribution("cuda-bindings")
+    except importlib.metadata.PackageNotFoundError:
+        return (f"cuda.core was built for CUDA {built} and needs cuda-bindings {built}.x, "
+                f'which is not installed: pip install "cuda-bindings=={built}.*"')
+    return (f"cuda.core was built for CUDA {built} and needs cuda-bindings {built}.x; cuda-bindings "
+            f"{installed.version} is installed (in {installed.locate_file('')}) but `import cuda.bindings` "
+            f'failed ({err}): reinstall it: pip install --force-reinstall "cuda-bindings=={built}.*"')
+
+
 def _check_bindings_major() -> None:
     """Refuse to load against cuda-bindings of another major than the one built for."""
     built = _build_info.cuda_major
@@ -19,8 +32,7 @@ def _check_bindings_major() -> None:
     try:
         from cuda.bindings._version import __version__ as bindings_version
     except ImportError as err:
-        raise ImportError(f"cuda.core was built for CUDA {built} and needs cuda-bindings {built}.x, "
-                          f'which is not installed: pip install "cuda-bindings=={built}.*"') from err
+        raise ImportError(_bindings_import_failure(built, err)) from err
     installed = int(bindings_version.split(".")[0])
     if installed != built:
         raise ImportError(f"cuda.core was built for CUDA {built}, but the installed cuda-bindings "
