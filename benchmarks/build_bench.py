@@ -6,7 +6,7 @@ machine, in one run, alternating per repetition; the table shows medians and the
 ours / reference, and ``--json`` writes every sample.
 
 * **Ours**: ``meson setup build-cuN`` + ``ninja -C build-cuN`` in the venv of that major
-  (tools/devenv.py), and a meson-python editable install for the import figure.
+  (tools/dev/devenv.py), and a meson-python editable install for the import figure.
 * **Reference**: benchmarks/reference_setuptools.py, the way NVIDIA's cuda_core builds
   today: ``cythonize`` with ``compile_time_env`` and ``nthreads``, generated C++ in a
   per-major keyed directory, a stamp file that forces ``build_ext`` when the major
@@ -56,8 +56,8 @@ SHARED_UTILITY_LINES = {
 
 
 def dev_python(major: int) -> Path:
-    """The python of the pinned venv of ``major``, made or checked by tools/devenv.py."""
-    result = subprocess.run([sys.executable, REPO_ROOT / "tools" / "devenv.py", f"cu{major}", "--print-python"],
+    """The python of the pinned venv of ``major``, made or checked by tools/dev/devenv.py."""
+    result = subprocess.run([sys.executable, REPO_ROOT / "tools" / "dev" / "devenv.py", f"cu{major}", "--print-python"],
                             check=True, capture_output=True, text=True)
     return Path(result.stdout.strip().splitlines()[-1])
 

@@ -19,7 +19,7 @@ from cuda_core_build import entry, facts
 from cuda_core_build.files import depfile_text, write_atomically
 
 PROG = "cuda_core_build.build_info"
-# The package's sources, whose digest the build info records (tools/merge_wheels.py
+# The package's sources, whose digest the build info records (tools/release/merge_wheels.py
 # merges only wheels built from the same sources).
 PACKAGE_SOURCES = facts.REPO_ROOT / "cuda_core"
 

@@ -219,6 +219,18 @@ def _metadata_files(dist_info: str) -> dict[str, str]:
 
 
 def sha256_of(path: str) -> str:
+    """sha256 of a file's content; of a RECORD, of the lines that describe the package's own files.
+
+    A RECORD also hashes the console scripts, whose first line names the venv they were
+    installed into: the same Cython in two venvs would otherwise differ. Its lines for files
+    outside the package's directories (``../../../bin/...``), for byte code and for the
+    installer's own records are left out, in a stable order.
+    """
+    if Path(path).name == "RECORD":
+        lines = Path(path).read_text(errors="replace").splitlines()
+        kept = sorted(line for line in lines if line and not line.startswith("../") and "__pycache__" not in line
+                      and ".dist-info/" not in line.split(",", 1)[0])
+        return hashlib.sha256("\n".join(kept).encode()).hexdigest()
     digest = hashlib.sha256()
     with open(path, "rb") as stream:
         for block in iter(lambda: stream.read(1 << 20), b""):

@@ -66,6 +66,11 @@ def cells() -> dict[str, Cell]:
     return found
 
 
+def suite_cells() -> tuple[str, ...]:
+    """The cells whose package tests the README's test command runs."""
+    return tuple(matrix()["suite"]["cells"].split())
+
+
 def cuda_minors(major: int | None = None) -> tuple[str, ...]:
     """The CUDA minors of the matrix ('13.0', ...), of one major if given, ascending."""
     minors = [section.removeprefix("cuda-") for section in matrix().sections() if section.startswith("cuda-")]

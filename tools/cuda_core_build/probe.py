@@ -13,7 +13,7 @@ name types that older headers lack).
 
 This is a library: Meson runs it through ``cuda_core_build.configure`` (configure time)
 and ``cuda_core_build.build_info`` (build time), the backend imports it, and
-``tools/cuda_probe.py`` shows what it finds. Every failure is a ProbeError whose message
+``tools/dev/cuda_probe.py`` shows what it finds. Every failure is a ProbeError whose message
 is the one line that names the cause and the fix.
 """
 
@@ -360,11 +360,11 @@ def find_bindings(root: str = "") -> Bindings | None:
                     dist_info_dir(distribution))
 
 
-DEV_VENVS = ".venvs"  # where tools/devenv.py makes one venv per major: .venvs/cu12, .venvs/cu13
+DEV_VENVS = ".venvs"  # where tools/dev/devenv.py makes one venv per cell: .venvs/cu12, .venvs/cu13
 
 
 def development_environment() -> int | None:
-    """The major of the per-major dev venv (tools/devenv.py's .venvs/cuNN) running this probe, if it is one."""
+    """The major of the per-major dev venv (tools/dev/devenv.py's .venvs/cuNN) running this probe, if it is one."""
     prefix = Path(sys.prefix)
     if prefix.parent.name == DEV_VENVS and prefix.name[2:].isdigit() and prefix.name.startswith("cu"):
         return int(prefix.name[2:])
@@ -373,7 +373,7 @@ def development_environment() -> int | None:
 
 def environment_hint(major: int) -> str:
     """Where a user finds CUDA ``major`` headers and bindings: the dev venv of that major beside the
-    running one or in this repo (tools/devenv.py makes them), if there is one."""
+    running one or in this repo (tools/dev/devenv.py makes them), if there is one."""
     places = [facts.REPO_ROOT / DEV_VENVS]
     if development_environment() is not None:
         places.insert(0, Path(sys.prefix).parent)

@@ -466,7 +466,7 @@ class ProgramOptions:
 
     def __repr__(self) -> str:
         fields = [("name", self.name), ("arch", self.arch)]
-        fields += [(field, getattr(self, field)) for field, *_ in _OPTIONS if getattr(self, field) is not None]
+        fields += [(entry[0], getattr(self, entry[0])) for entry in _OPTIONS if getattr(self, entry[0]) is not None]
         for field in ("extra_sources", "use_libdevice"):
             if getattr(self, field) is not None:
                 fields.append((field, getattr(self, field)))

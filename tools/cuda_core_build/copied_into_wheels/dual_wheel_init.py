@@ -1,6 +1,6 @@
 """cuda.core, dual-major wheel: load the build that matches the installed cuda-bindings.
 
-tools/merge_wheels.py puts this file at cuda/core/__init__.py, with the build of each
+tools/release/merge_wheels.py puts this file at cuda/core/__init__.py, with the build of each
 CUDA major in a subpackage directory of its own (_cu12/, _cu13/). Importing cuda.core
 runs this module, which finds the bindings' major and then replaces itself, in
 sys.modules, by the chosen build's own __init__ loaded under the name cuda.core with

@@ -377,7 +377,9 @@ def cast_to_3_tuple(label: str, cfg: int | tuple[int, ...]) -> tuple[int, int, i
 def _optional_cuda_import(fully_qualified_modname: str, probe_function=None):
     """The module, or None when it (not one of its own imports) is missing or its library cannot
     be loaded. ``probe_function(module)`` is called to load the library; a missing library
-    (cuda.pathfinder's DynamicLibNotFoundError) means None, any other error propagates."""
+    (cuda.pathfinder's DynamicLibNotFoundError) or a loader that cannot work here
+    (cuda-bindings' NotSupportedError: 12.8's nvJitLink loader needs a driver) means None, any
+    other error propagates."""
     try:
         module = importlib.import_module(fully_qualified_modname)
     except ModuleNotFoundError as err:
@@ -385,10 +387,11 @@ def _optional_cuda_import(fully_qualified_modname: str, probe_function=None):
             raise  # a dependency of the module is missing: a real bug, not "unavailable"
         return None
     if probe_function is not None:
+        from cuda.bindings._internal.utils import NotSupportedError
         from cuda.pathfinder import DynamicLibNotFoundError
         try:
             probe_function(module)
-        except DynamicLibNotFoundError:
+        except (DynamicLibNotFoundError, NotSupportedError):
             return None
     return module
 

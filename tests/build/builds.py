@@ -1,0 +1,334 @@
+"""The build tests' shared pieces: the pinned venvs, real meson/ninja runs, and the session's
+one build per major (SessionBuilds), which every other test shares.
+
+Every build here is real: meson, ninja, Cython and g++ from the pinned venvs of
+tools/dev/devenv.py, against the CUDA 12 and CUDA 13 header wheels installed there. The
+test command (tools/dev/run_tests.py) creates both venvs before pytest starts.
+
+One scratch checkout holds the session's builds: ``build-cu13``, then ``build-cu12``,
+then ``build-cu13`` again (the round trip, tests/test_round_trip.py). Everything else
+shares them: wheels come from them through meson-python's ``-Cbuild-dir``, the exact-
+rebuild tests ask their ninja what it would do, the fault tests work on copies.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from cuda_core_build import facts
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+MAJORS = facts.supported_majors()
+
+
+@dataclass(frozen=True)
+class Venv:
+    """One pinned environment of tools/dev/devenv.py."""
+
+    major: int
+    root: Path
+
+    @property
+    def python(self) -> Path:
+        return self.root / "bin" / "python"
+
+    @property
+    def bin(self) -> Path:
+        return self.root / "bin"
+
+    @property
+    def site_packages(self) -> Path:
+        return self.root / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
+
+    def env(self, activated: bool = True, **updates: str) -> dict[str, str]:
+        """os.environ without CUDA_PATH/CUDA_HOME, with this venv first on PATH if ``activated``."""
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("CUDA_PATH", "CUDA_HOME", "VIRTUAL_ENV", "PYTHONPATH")}
+        if activated:
+            env["PATH"] = f"{self.bin}{os.pathsep}{env.get('PATH', '')}"
+            env["VIRTUAL_ENV"] = str(self.root)
+        else:
+            env["PATH"] = "/usr/bin:/bin"
+        env.update(updates)
+        return env
+
+
+def venv_for(major: int) -> Venv:
+    venv = Venv(major, REPO_ROOT / ".venvs" / f"cu{major}")
+    if not venv.python.exists():
+        pytest.fail(f"{venv.root} is missing: run `python3 tools/dev/devenv.py cu{major}` (tools/dev/run_tests.py does)")
+    return venv
+
+
+def run(cmd: list[str | Path], env: dict[str, str], cwd: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
+    """Run a command, capturing text; on failure show its output in the assertion."""
+    result = subprocess.run([str(c) for c in cmd], env=env, cwd=cwd, text=True, capture_output=True)
+    if check and result.returncode != 0:
+        raise AssertionError(f"{' '.join(map(str, cmd))} failed ({result.returncode}):\n"
+                             f"{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
+    return result
+
+
+def copy_checkout(target: Path) -> Path:
+    """A scratch copy of the repo's tracked and unignored files, so tests can edit and build freely."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO_ROOT,
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        source = REPO_ROOT / name
+        if source.is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    return target
+
+
+def meson_setup(venv: Venv, source: Path, build_dir: Path, *options: str, cwd: Path | None = None,
+                check: bool = True, **env: str) -> subprocess.CompletedProcess[str]:
+    return run([venv.bin / "meson", "setup", build_dir, source, *options], venv.env(**env),
+               cwd or source, check=check)
+
+
+def meson_configure(venv: Venv, build_dir: Path, *options: str, check: bool = True,
+                    **env: str) -> subprocess.CompletedProcess[str]:
+    return run([venv.bin / "meson", "configure", build_dir, *options], venv.env(**env), build_dir, check=check)
+
+
+def ninja(venv: Venv, build_dir: Path, *args: str, check: bool = True, **env: str) -> subprocess.CompletedProcess[str]:
+    return run([venv.bin / "ninja", "-C", build_dir, *args], venv.env(**env), build_dir, check=check)
+
+
+CHECK_STEP = "cuda-inputs.stamp"  # the build's first step: what it reads from outside its sources, by content
+
+
+def dry_run(venv: Venv, build_dir: Path, **env: str) -> str:
+    """What ninja would do now, and why (``-n -d explain``), without compiling anything.
+
+    The content check (the build's first step) runs for real first, as every build starts with it
+    when it has work: ninja cannot know before running it whether a content changed, so a plain
+    dry run would list everything after it whenever any input's mtime moved.
+    """
+    check = ninja(venv, build_dir, CHECK_STEP, **env)
+    result = ninja(venv, build_dir, "-n", "-d", "explain", **env)
+    return check.stdout + result.stdout + result.stderr
+
+
+@dataclass(frozen=True)
+class Uv:
+    """The uv of the test tools, installing as users do: hard links from its cache."""
+
+    path: Path
+    cache: Path
+
+    def env(self, **updates: str) -> dict[str, str]:
+        plain = {k: v for k, v in os.environ.items() if k not in ("CUDA_PATH", "CUDA_HOME", "VIRTUAL_ENV", "PYTHONPATH")}
+        return {**plain, "UV_CACHE_DIR": str(self.cache), "UV_LINK_MODE": "hardlink", **updates}
+
+    def venv(self, root: Path, python: str | Path, *requirements: str) -> Venv:
+        """A fresh venv at ``root`` holding ``requirements``."""
+        run([self.path, "venv", "--quiet", "--python", python, root], self.env(), root.parent)
+        venv = Venv(0, root)
+        if requirements:
+            self.install(venv, *requirements)
+        return venv
+
+    def install(self, venv: Venv, *requirements: str) -> None:
+        run([self.path, "pip", "install", "--quiet", "--python", venv.python, *requirements], self.env(), venv.root)
+
+    def install_target(self, target: Path, *requirements: str) -> Path:
+        """``requirements`` installed, without their dependencies, into the directory ``target``."""
+        run([self.path, "pip", "install", "--quiet", "--no-deps", "--target", target, *requirements], self.env(),
+            target.parent)
+        return target
+
+
+def backdate(root: Path, seconds: float = 10 * 24 * 3600) -> None:
+    """Date every file under ``root`` (and ``root`` itself, if a file) ``seconds`` before now,
+    directories left as they are: a package manager that keeps packaged mtimes (conda, uv's hard
+    links from its cache) installs files older than the last build."""
+    past = time.time() - seconds
+    for path in [root] if root.is_file() else [p for p in root.rglob("*") if p.is_file() and not p.is_symlink()]:
+        os.utime(path, (past, past))
+
+
+def extension_modules(venv: Venv, build_dir: Path) -> dict[str, Path]:
+    """Dotted module name -> built .so, for every extension module Meson builds (its own list,
+    from ``meson introspect --targets``: the meson.build files are the one module list)."""
+    targets = json.loads(run([venv.bin / "meson", "introspect", "--targets", build_dir], venv.env(),
+                             build_dir).stdout)
+    modules = {}
+    for target in targets:
+        if target["type"] != "shared module":
+            continue
+        # Relative to its build dir (introspection names the dir a copied build was made in).
+        relative = Path("cuda_core", target["filename"][0].rsplit("/cuda_core/", 1)[-1])
+        package = relative.parent.relative_to("cuda_core")
+        modules[".".join((*package.parts, target["name"].split(".", 1)[0]))] = build_dir / relative
+    return modules
+
+
+def module_of(path: str) -> str:
+    """The dotted module of a source or output path under cuda_core/, e.g. cuda.core._memory._buffer."""
+    relative = path.split("cuda_core/", 1)[-1]
+    stem = relative.rsplit("/", 1)[-1].split(".", 1)[0].removeprefix("meson-generated_")
+    return ".".join((*relative.rsplit("/", 1)[0].split("/"), stem))
+
+
+def cython_steps(output: str) -> set[str]:
+    """Modules whose Cython step ninja ran or would run, from its status lines
+    ("Generating '.../NAME.cpython-...so.p/NAME.pyx.cpp'")."""
+    return {module_of(line.split("'")[1].split(".so.p/", 1)[0]) for line in output.splitlines()
+            if "Generating '" in line and line.rstrip().endswith(".pyx.cpp'")}
+
+
+def compile_steps(output: str) -> set[str]:
+    """C++ objects ninja compiled or would compile, as their dotted module (a generated Cython
+    source) or as ``cpp:OBJECT`` for plain C++ sources, e.g. 'cpp:_cpp_uuid_format'."""
+    steps = set()
+    for line in output.splitlines():
+        if "Compiling C++ object" in line:
+            obj = line.rsplit("/", 1)[-1]
+            if obj.startswith("meson-generated_"):
+                steps.add(module_of(line.split(".so.p/", 1)[0] + ".so"))
+            else:
+                steps.add("cpp:" + obj.removesuffix(".cpp.o"))
+    return steps
+
+
+@contextlib.contextmanager
+def touched(path: Path) -> Iterator[None]:
+    """``path`` newer than every output built so far (now: Meson refuses mtimes in the future), its
+    content unchanged; its old mtime given back afterwards."""
+    before = path.stat()
+    os.utime(path)
+    try:
+        yield
+    finally:
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+@contextlib.contextmanager
+def build_dir_copy(builds: "SessionBuilds", major: int) -> Iterator[Path]:
+    """A copy of the session's build dir of ``major``, free to break, at the original's path: Meson
+    records its build dir absolutely (its wrapped custom steps run there), so a copy elsewhere would
+    write into the original. The original waits renamed beside it and comes back afterwards."""
+    build_dir = builds.build_dir(major)
+    kept = build_dir.with_name(build_dir.name + "-kept")
+    build_dir.rename(kept)
+    try:
+        shutil.copytree(kept, build_dir, symlinks=True)
+        yield build_dir
+    finally:
+        shutil.rmtree(build_dir, ignore_errors=True)
+        kept.rename(build_dir)
+
+
+@contextlib.contextmanager
+def edited(path: Path, text: str) -> Iterator[None]:
+    """``path`` holding ``text`` for a while; its old content and mtime given back afterwards, so
+    builds made before the edit are up to date again."""
+    before, original = path.stat(), path.read_text()
+    path.write_text(text)
+    try:
+        yield
+    finally:
+        path.write_text(original)
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+def file_hashes(paths: dict[str, Path]) -> dict[str, str]:
+    return {name: hashlib.sha256(path.read_bytes()).hexdigest() for name, path in paths.items()}
+
+
+def build_info(build_dir: Path) -> dict[str, object]:
+    """The values of the generated _build_info.py."""
+    namespace: dict[str, object] = {}
+    exec((build_dir / "cuda_core" / "cuda" / "core" / "_build_info.py").read_text(), namespace)
+    return {k: v for k, v in namespace.items() if not k.startswith("__")}
+
+
+@dataclass
+class Leg:
+    """One leg of the round trip: the major built, what ninja printed, how long it took."""
+
+    major: int
+    output: str
+    seconds: float
+    hashes: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class SessionBuilds:
+    """The session's one build per major, and the wheel and install made from each, all lazy."""
+
+    venvs: dict[int, Venv]
+    factory: pytest.TempPathFactory
+    wheelhouse: Path | None = None  # where each wheel packed is copied (DIR/cuNN/), for the package tests
+    _checkout: Path | None = None
+    _legs: list[Leg] | None = None
+    _wheels: dict[int, Path] = field(default_factory=dict)
+    _installs: dict[int, Path] = field(default_factory=dict)
+
+    @property
+    def checkout(self) -> Path:
+        if self._checkout is None:
+            self._checkout = copy_checkout(self.factory.mktemp("session-checkout"))
+        return self._checkout
+
+    def build_dir(self, major: int) -> Path:
+        """The built build dir of ``major`` (the round trip builds both)."""
+        self.round_trip()
+        return self.checkout / f"build-cu{major}"
+
+    def round_trip(self) -> list[Leg]:
+        """cu13 -> cu12 -> cu13 in one checkout, each leg in its own venv: run once per session."""
+        if self._legs is None:
+            self._legs = []
+            order = (MAJORS[-1], *MAJORS[:-1], MAJORS[-1])
+            for major in order:
+                venv, build_dir = self.venvs[major], self.checkout / f"build-cu{major}"
+                start = time.monotonic()
+                output = "" if build_dir.exists() else meson_setup(venv, self.checkout, build_dir).stdout
+                output += ninja(venv, build_dir).stdout
+                hashes = file_hashes(extension_modules(venv, build_dir))
+                self._legs.append(Leg(major, output, time.monotonic() - start, hashes))
+            print("\nround trip:", ", ".join(f"cu{leg.major} {leg.seconds:.1f} s" for leg in self._legs))
+        return self._legs
+
+    def modules(self, major: int) -> dict[str, Path]:
+        return extension_modules(self.venvs[major], self.build_dir(major))
+
+    def wheel(self, major: int) -> Path:
+        """The wheel of ``major``, packed by meson-python from the session's build dir (no compiling)."""
+        if major not in self._wheels:
+            venv, out = self.venvs[major], self.factory.mktemp(f"wheel-cu{major}")
+            run([venv.python, "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps", "--no-index",
+                 f"-Cbuild-dir={self.build_dir(major)}", "-w", out, self.checkout],
+                venv.env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH), self.checkout)
+            self._wheels[major] = next(out.glob("cuda_core-*.whl"))
+            if self.wheelhouse is not None:
+                (self.wheelhouse / f"cu{major}").mkdir(parents=True, exist_ok=True)
+                shutil.copy2(self._wheels[major], self.wheelhouse / f"cu{major}")
+        return self._wheels[major]
+
+    def installed(self, major: int) -> Path:
+        """A ``pip install --target`` of the wheel of ``major``: put it on PYTHONPATH to import it."""
+        if major not in self._installs:
+            venv, target = self.venvs[major], self.factory.mktemp(f"site-cu{major}")
+            run([venv.python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target", target,
+                 self.wheel(major)], venv.env(), target)
+            self._installs[major] = target
+        return self._installs[major]
+
+
+SOURCE_DATE_EPOCH = "1700000000"

@@ -1,0 +1,49 @@
+"""The build tests' fixtures; the shared pieces themselves are in builds.py.
+
+These tests drive real builds (meson, ninja, Cython, g++) in the pinned venvs of the default
+cells, in one scratch copy of the checkout, and run once per test session, in any Python
+that has pytest. tests/package holds the tests of the built package, run in each cell's venv.
+
+``--wheelhouse DIR`` (tools/dev/run_tests.py passes it): each wheel the session packs from
+its builds is copied to DIR/cuNN/, so the package tests of the default cells install those
+instead of building the package again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from builds import MAJORS, SessionBuilds, Venv, copy_checkout, venv_for
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--wheelhouse", type=Path, default=None,
+                     help="copy each wheel the session packs into WHEELHOUSE/cuNN/ (for the package tests)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: builds the package in full beyond the session's shared builds")
+    config.addinivalue_line("markers", "network: downloads packages from PyPI")
+
+
+@pytest.fixture(scope="session")
+def builds(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> SessionBuilds:
+    """The session's one build per major, made on first use."""
+    wheelhouse = pytestconfig.getoption("--wheelhouse")
+    return SessionBuilds({major: venv_for(major) for major in MAJORS}, tmp_path_factory,
+                         wheelhouse.absolute() if wheelhouse else None)
+
+
+@pytest.fixture(scope="session")
+def venvs(builds: SessionBuilds) -> dict[int, Venv]:
+    return builds.venvs
+
+
+@pytest.fixture(scope="session")
+def make_checkout(tmp_path_factory: pytest.TempPathFactory):
+    """Factory of fresh scratch checkouts, for the tests that must own a whole tree."""
+    def make(name: str) -> Path:
+        return copy_checkout(tmp_path_factory.mktemp(name))
+    return make

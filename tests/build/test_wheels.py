@@ -1,0 +1,245 @@
+"""Per-major wheels, the dual wheel, the sdist, isolated builds, and reproducibility.
+
+The per-major wheels are the session's builds packed by meson-python (``-Cbuild-dir``).
+Two tests build in full, isolated, as users do: ``python -m build`` (sdist, then a wheel
+from it) and ``pip install .`` into a fresh venv; both download the build requirements
+from PyPI.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from builds import MAJORS, REPO_ROOT, SOURCE_DATE_EPOCH, SessionBuilds, Venv, run
+from cuda_core_build import facts
+from cuda_core_build.wheel_files import Wheel, build_info_of
+
+MERGE = REPO_ROOT / "tools" / "release" / "merge_wheels.py"
+
+
+def install_target(venv: Venv, wheel: Path, target: Path) -> dict[str, str]:
+    run([venv.python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target", target, wheel],
+        venv.env(), target.parent)
+    return venv.env(PYTHONPATH=str(target))
+
+
+def metadata_header(wheel: Wheel) -> list[str]:
+    return wheel.text(wheel.dist_info("METADATA")).partition("\n\n")[0].splitlines()
+
+
+@pytest.mark.parametrize("major", MAJORS)
+def test_per_major_wheel(builds: SessionBuilds, major: int) -> None:
+    wheel = Wheel.read(builds.wheel(major))
+    info = build_info_of(wheel)
+    assert info["cuda_major"] == major and str(info["cuda_bindings_version"]).startswith(f"{major}.")
+    header = metadata_header(wheel)
+    assert f"Requires-Dist: cuda-bindings=={major}.*" in header
+    assert f"Provides-Extra: cu{major}" in header
+    assert not [line for line in header if line.startswith("Provides-Extra: cu") and line != f"Provides-Extra: cu{major}"]
+    modules = builds.modules(major)
+    assert sum(name.endswith(".so") for name in wheel.contents) == len(modules)
+    for name in modules:
+        assert any(entry.startswith(name.replace(".", "/") + ".cpython-") for entry in wheel.contents), name
+
+
+def test_packing_is_reproducible(builds: SessionBuilds, tmp_path: Path) -> None:
+    """The same build packed twice: byte-identical wheel files, every entry stamped SOURCE_DATE_EPOCH."""
+    venv = builds.venvs[13]
+    run([venv.python, "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps", "--no-index",
+         f"-Cbuild-dir={builds.build_dir(13)}", "-w", tmp_path, builds.checkout],
+        venv.env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH), builds.checkout)
+    again = next(tmp_path.glob("cuda_core-*.whl"))
+    assert again.read_bytes() == builds.wheel(13).read_bytes()
+    stamp = datetime.fromtimestamp(int(SOURCE_DATE_EPOCH), tz=timezone.utc).timetuple()[:6]
+    with zipfile.ZipFile(again) as archive:
+        assert {info.date_time for info in archive.infolist()} == {stamp}
+
+
+@pytest.fixture(scope="module")
+def dual(builds: SessionBuilds, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("dual")
+    venv = builds.venvs[13]
+    run([venv.python, MERGE, builds.wheel(12), builds.wheel(13), "-o", out], venv.env(), out)
+    return next(out.glob("cuda_core-*.whl"))
+
+
+@pytest.mark.parametrize("major", MAJORS)
+def test_dual_wheel_picks_the_build_of_the_installed_bindings(dual: Path, venvs: dict[int, Venv], tmp_path: Path,
+                                                              major: int) -> None:
+    env = install_target(venvs[major], dual, tmp_path / "site")
+    report = json.loads(run([venvs[major].python, "-m", "cuda.core", "--json"], env, tmp_path).stdout)
+    assert report["build"]["cuda_major"] == major
+    code = ("import cuda.core, cuda.core._device as d, cuda.core._cyutility as u; print(d.__file__); "
+            "print(u.__file__); print(cuda.core.Device.__module__)")
+    where, utility, module = run([venvs[major].python, "-c", code], env, tmp_path).stdout.split()
+    assert f"/cuda/core/_cu{major}/" in where and module == "cuda.core._device"
+    assert f"/cuda/core/_cu{major}/_cyutility" in utility  # one shared utility module per major
+
+
+def test_dual_wheel_metadata_offers_both_extras(dual: Path) -> None:
+    wheel = Wheel.read(dual)
+    header = metadata_header(wheel)
+    assert not [line for line in header if line.startswith("Requires-Dist: cuda-bindings") and ";" not in line]
+    for major in MAJORS:
+        assert f'Requires-Dist: cuda-bindings=={major}.*; extra == "cu{major}"' in header
+    assert {build_info_of(wheel, f"_cu{m}/")["cuda_major"] for m in MAJORS} == set(MAJORS)
+
+
+def altered_copy(source: Path, target_dir: Path, **build_info: str) -> Path:
+    """A copy of a wheel whose build info has the given values changed."""
+    target_dir.mkdir(parents=True, exist_ok=True)
+    target = target_dir / source.name
+    shutil.copy2(source, target)
+    wheel = Wheel.read(target)
+    text = wheel.text("cuda/core/_build_info.py")
+    for key, value in build_info.items():
+        old = build_info_of(wheel)[key]
+        text = text.replace(f"{key} = {old!r}", f"{key} = {value!r}")
+    wheel.put("cuda/core/_build_info.py", text.encode())
+    wheel.write(target)
+    return target
+
+
+@pytest.mark.parametrize("case, expected", [
+    ("same major", "are both CUDA 13 builds: build the CUDA 12 wheel into a directory of its own"),
+    ("other version", "different versions: {cu12} (CUDA 12) is 0.0.9, {cu13} (CUDA 13) is"),
+    ("other source", "{cu12} (CUDA 12) and {cu13} (CUDA 13) were built from different sources"),
+])
+def test_merge_refusals(builds: SessionBuilds, tmp_path: Path, case: str, expected: str) -> None:
+    cu12, cu13 = builds.wheel(12), builds.wheel(13)
+    if case == "same major":
+        pair = [altered_copy(cu13, tmp_path / "twin"), cu13]
+    elif case == "other version":
+        pair = [altered_copy(cu12, tmp_path / "v", version="0.0.9"), cu13]
+    else:
+        pair = [altered_copy(cu12, tmp_path / "s", source_digest="0" * 64), cu13]
+    venv = builds.venvs[13]
+    result = run([venv.python, MERGE, *pair, "-o", tmp_path / "out"], venv.env(), tmp_path, check=False)
+    assert result.returncode == 1 and not (tmp_path / "out").exists()
+    # The two per-major wheels share one file name: each input is named by its path and major.
+    assert result.stderr.strip().splitlines() == [result.stderr.strip()]
+    assert expected.format(cu12=pair[0], cu13=pair[1]) in result.stderr, result.stderr
+
+
+def git_snapshot(checkout: Path, env: dict[str, str]) -> None:
+    """meson dist packs what git tracks: make the scratch checkout a repository."""
+    git = ["git", "-c", "user.name=test", "-c", "user.email=test@example.invalid"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "snapshot"]):
+        run([*git, *args], env, checkout)
+
+
+@dataclass
+class PythonMBuild:
+    sdist: Path
+    wheel: Path
+    output: str
+
+
+@pytest.fixture(scope="module")
+def python_m_build(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.TempPathFactory) -> PythonMBuild:
+    """`python -m build -Csetup-args=-Dcuda-major=12` with no CUDA_PATH: the sdist (meson dist of the
+    git tree), then a wheel built from it in an isolated environment (build requirements from PyPI).
+    With no CUDA 12 toolkit (a CUDA 13 one may sit at /usr/local/cuda) it takes NVIDIA's CUDA 12
+    header wheels."""
+    checkout = make_checkout("python-m-build")
+    env = venvs[13].env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH)
+    git_snapshot(checkout, env)
+    dist = tmp_path_factory.mktemp("dist")
+    # Built three directories deep in the unpacked sdist; the session builds one deep in its checkout.
+    result = run([venvs[13].python, "-m", "build", "--outdir", dist, "-Csetup-args=-Dcuda-major=12",
+                  "-Cbuild-dir=deep/er/build", checkout], env, checkout)
+    return PythonMBuild(next(dist.glob("cuda_core-*.tar.gz")), next(dist.glob("cuda_core-*.whl")),
+                        result.stdout + result.stderr)
+
+
+@pytest.mark.slow
+@pytest.mark.network
+def test_python_m_build_makes_an_sdist_and_a_wheel_of_the_headers_major(python_m_build: PythonMBuild,
+                                                                        builds: SessionBuilds) -> None:
+    with tarfile.open(python_m_build.sdist) as archive:
+        names = archive.getnames()
+    assert any(n.endswith("/tools/cuda_core_build/backend.py") for n in names)
+    assert any(n.endswith("/cuda_core/cuda/core/meson.build") for n in names)
+    top_level = {n.split("/")[1] for n in names if n.count("/") >= 2}
+    assert not {d for d in top_level if d == "build" or d.startswith(("build-", ".venvs", ".mesonpy"))}, top_level
+    assert not any(n.endswith((".so", ".pyx.cpp", "_build_info.py")) for n in names)
+    assert f"building against NVIDIA's CUDA {facts.default_cell(12).cuda} header wheels (requirements/matrix.ini)" in python_m_build.output
+    wheel = Wheel.read(python_m_build.wheel)
+    info = build_info_of(wheel)
+    assert info["cuda_major"] == 12 and info["cuda_version"] == 12090
+    assert "Requires-Dist: cuda-bindings==12.*" in metadata_header(wheel)
+    assert sum(n.endswith(".so") for n in wheel.contents) == len(builds.modules(12))
+
+
+@pytest.mark.slow
+@pytest.mark.network
+def test_extension_modules_are_reproducible_across_build_paths(python_m_build: PythonMBuild,
+                                                               builds: SessionBuilds) -> None:
+    """The cu12 modules built from the sdist (another checkout, at another path), isolated (another
+    environment), three directories deep, are byte-identical to the session's cu12 build, one deep
+    in its checkout: no path, depth or time leaks into a module."""
+    isolated, session = Wheel.read(python_m_build.wheel), Wheel.read(builds.wheel(12))
+    modules = sorted(name for name in session.contents if name.endswith(".so"))
+    assert modules == sorted(name for name in isolated.contents if name.endswith(".so"))
+    differing = [name for name in modules if isolated.contents[name] != session.contents[name]]
+    assert not differing, differing
+
+
+@pytest.fixture(scope="module")
+def fresh_venv(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """README's first command, for real: `pip install .` (isolated; build requirements and, where
+    no complete toolkit is found, NVIDIA's header wheels from PyPI) into a fresh venv."""
+    checkout = make_checkout("isolated")
+    fresh = tmp_path_factory.mktemp("fresh") / "venv"
+    env = venvs[13].env(activated=False)
+    run([sys.executable, "-m", "venv", fresh], env, checkout)
+    run([fresh / "bin/python", "-m", "pip", "install", "-q", checkout], env, checkout)
+    return fresh
+
+
+@pytest.mark.slow
+@pytest.mark.network
+def test_isolated_pip_install_in_a_fresh_venv(fresh_venv: Path, venvs: dict[int, Venv], tmp_path: Path) -> None:
+    env = venvs[13].env(activated=False)
+    report = json.loads(run([fresh_venv / "bin/python", "-m", "cuda.core", "--json"], env, tmp_path).stdout)
+    major = report["build"]["cuda_major"]
+    assert major in MAJORS
+    requires = run([fresh_venv / "bin/python", "-c", "import importlib.metadata as m; print(m.requires('cuda-core'))"],
+                   env, tmp_path).stdout
+    assert f"cuda-bindings=={major}.*" in requires
+
+
+@pytest.mark.slow
+@pytest.mark.network
+def test_wrong_major_refuses_to_import_in_a_fresh_venv(fresh_venv: Path, builds: SessionBuilds,
+                                                       venvs: dict[int, Venv], tmp_path: Path) -> None:
+    """The cu12 wheel beside the fresh venv's CUDA 13 bindings (from PyPI): the clear ImportError."""
+    target = tmp_path / "site"
+    run([fresh_venv / "bin/python", "-m", "pip", "install", "-q", "--no-deps", "--target", target,
+         builds.wheel(12)], venvs[13].env(activated=False), tmp_path)
+    result = subprocess.run([fresh_venv / "bin/python", "-c", "import cuda.core"],
+                            env=venvs[13].env(activated=False, PYTHONPATH=str(target)), cwd=tmp_path,
+                            capture_output=True, text=True)
+    assert result.returncode != 0
+    last = result.stderr.strip().splitlines()[-1]
+    assert "built for CUDA 12" in last and "is for CUDA 13" in last and 'pip install "cuda-bindings==12.*"' in last
+
+
+def test_wheel_hashes_name_the_same_modules(builds: SessionBuilds) -> None:
+    """Sanity of the session wheels against the build dirs: each .so in a wheel is its build's file."""
+    for major in MAJORS:
+        wheel = Wheel.read(builds.wheel(major))
+        for name, path in builds.modules(major).items():
+            entry = next(e for e in wheel.contents if e.startswith(name.replace(".", "/") + ".cpython-"))
+            assert hashlib.sha256(wheel.contents[entry]).digest() == hashlib.sha256(path.read_bytes()).digest(), name

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Create the pinned environment of one cell of the matrix: ``.venvs/<cell>``.
+
+A cell (requirements/matrix.ini) is a Python, a CUDA minor and a build tool set; ``cu12`` and
+``cu13`` are the default cells of their majors. Its venv holds the tool set, the minor's
+cuda-bindings and NVIDIA's header wheels (so a build needs no system CUDA toolkit), and the
+test tools of requirements/test.txt.
+
+The cell's Python is this interpreter when the versions match, else the newest patch release
+of that version under pyenv's versions directory (``pyenv root``); where there is none, the
+cell cannot be made, and the exit status is 3 with the reason on stderr.
+
+The environment is created with uv when uv is on PATH, else with venv and pip. A stamp file,
+written last, records a hash of the interpreter and the requirements: a rerun with nothing
+changed returns at once, and an install that was interrupted is never trusted.
+
+Usage: python3 tools/dev/devenv.py CELL [--force] [--print-python]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/: the build's facts and probe
+
+from cuda_core_build import facts  # noqa: E402
+
+REPO_ROOT = facts.REPO_ROOT
+VENVS_DIR = REPO_ROOT / ".venvs"
+STAMP_NAME = ".devenv-stamp"
+MISSING_PYTHON = 3  # exit status when the cell's Python is not on this machine
+
+
+class PythonMissing(Exception):
+    """The cell's Python is not on this machine; the message says where it was looked for."""
+
+
+def venv_dir(cell: str) -> Path:
+    """Where the environment of a cell lives."""
+    return VENVS_DIR / cell
+
+
+def venv_python(cell: str) -> Path:
+    """The interpreter of a cell's environment."""
+    return venv_dir(cell) / "bin" / "python"
+
+
+def pyenv_root() -> Path | None:
+    """pyenv's root: ``pyenv root`` where pyenv runs, else $PYENV_ROOT, else ~/.pyenv if it exists."""
+    pyenv = shutil.which("pyenv")
+    if pyenv:
+        result = subprocess.run([pyenv, "root"], capture_output=True, text=True)
+        if result.returncode == 0 and result.stdout.strip():
+            return Path(result.stdout.strip())
+    for candidate in (os.environ.get("PYENV_ROOT"), str(Path.home() / ".pyenv")):
+        if candidate and Path(candidate, "versions").is_dir():
+            return Path(candidate)
+    return None
+
+
+def find_python(version: str) -> Path:
+    """The interpreter of CPython ``version`` ('3.13'): this one if it is that version, else the
+    newest patch release of it that pyenv holds."""
+    if f"{sys.version_info.major}.{sys.version_info.minor}" == version:
+        return Path(sys.executable)
+    root = pyenv_root()
+    if root is None:
+        raise PythonMissing(f"Python {version} is not this interpreter and pyenv is not installed")
+    found = []
+    for candidate in (root / "versions").glob(f"{version}.*"):
+        patch = candidate.name[len(version) + 1:]
+        python = candidate / "bin" / f"python{version}"
+        if patch.isdigit() and python.is_file():
+            found.append((int(patch), python))
+    if not found:
+        raise PythonMissing(f"Python {version} is not installed under {root / 'versions'} (pyenv install {version})")
+    return max(found)[1]
+
+
+def _fingerprint(python: Path, requirements: tuple[str, ...]) -> str:
+    """Hash of the interpreter's version and the requirement lines."""
+    version = subprocess.run([str(python), "-c", "import sys; print(sys.version)"], capture_output=True, text=True,
+                             check=True).stdout
+    return hashlib.sha256((version + "\n".join(requirements)).encode()).hexdigest()
+
+
+def _run(cmd: list[str | Path]) -> None:
+    print("+", " ".join(str(part) for part in cmd), flush=True)
+    subprocess.run([str(part) for part in cmd], check=True)
+
+
+def _create(target: Path, python: Path, requirements: tuple[str, ...]) -> None:
+    """Make a fresh environment at ``target`` with ``python`` and install ``requirements``."""
+    if target.exists():
+        shutil.rmtree(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    uv = shutil.which("uv")
+    venv_python_path = target / "bin" / "python"
+    if uv:
+        _run([uv, "venv", "--quiet", "--python", python, target])
+        _run([uv, "pip", "install", "--quiet", "--python", venv_python_path, *requirements])
+    else:
+        _run([python, "-m", "venv", target])
+        _run([venv_python_path, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+              "--only-binary", ":all:", *requirements])
+
+
+def ensure(cell_name: str, force: bool = False) -> Path:
+    """Make sure the environment of a cell exists and is current; return its python.
+
+    Raises PythonMissing when the cell's Python is not on this machine.
+    """
+    cells = facts.cells()
+    if cell_name not in cells:
+        raise SystemExit(f"devenv: unknown cell {cell_name!r}; choose one of {', '.join(cells)} "
+                         f"(requirements/matrix.ini)")
+    cell = cells[cell_name]
+    python = find_python(cell.python)
+    requirements = facts.cell_requirements(cell)
+    target = venv_dir(cell_name)
+    stamp = target / STAMP_NAME
+    wanted = _fingerprint(python, requirements)
+    if not force and stamp.is_file() and stamp.read_text() == wanted and venv_python(cell_name).exists():
+        print(f"devenv: {target.relative_to(REPO_ROOT)} is up to date", flush=True)
+        return venv_python(cell_name)
+    start = time.monotonic()
+    print(f"devenv: creating {target.relative_to(REPO_ROOT)}: Python {cell.python}, CUDA {cell.cuda}, "
+          f"{cell.tools} tools", flush=True)
+    _create(target, python, requirements)
+    stamp.write_text(wanted)
+    print(f"devenv: {target.relative_to(REPO_ROOT)} ready in {time.monotonic() - start:.0f} s", flush=True)
+    return venv_python(cell_name)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("cell", choices=list(facts.cells()), help="the cell of requirements/matrix.ini")
+    parser.add_argument("--force", action="store_true", help="recreate even when up to date")
+    parser.add_argument("--print-python", action="store_true", help="print the environment's python when ready")
+    args = parser.parse_args(argv)
+    try:
+        python = ensure(args.cell, force=args.force)
+    except PythonMissing as err:
+        print(f"devenv: cannot make {args.cell}: {err}", file=sys.stderr)
+        return MISSING_PYTHON
+    except subprocess.CalledProcessError as err:
+        print(f"devenv: making {args.cell} failed: {Path(err.cmd[0]).name} exited with {err.returncode} "
+              f"(its output is above); the venv is left without its stamp, so the next run starts it again",
+              file=sys.stderr)
+        return 1
+    if args.print_python:
+        print(python)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
