@@ -25,8 +25,9 @@ cdef extern from "uuid_format.hpp" nogil:
 # DeviceProperties
 
 # Every DeviceProperties attribute: (name, Python type, CUdevice_attribute, description).
-# The attribute is None where it exists only from CUDA 13 on; this build then takes it from
-# compat_major_only_device_attributes(), and without it the property raises AttributeError.
+# Where only some builds have the attribute (CUDA 13 on, or cuda-bindings 12.9 on), the table
+# names what it needs instead; the compat layer gives the attribute to the builds that have
+# it, and without it the property raises AttributeError naming that need.
 _PROPERTIES = (
     ("max_threads_per_block", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
      "Most threads a block can have."),
