@@ -460,7 +460,7 @@ def test_every_nvrtc_option_is_one_nvrtc_accepts(core, program_module, options, 
         if value is None:
             continue  # needs an existing PCH, or an sm_100 target: NVIDIA's GPU tests cover them
         extra = {"pre_include": {"include_path": tmp_path},
-                 "numba_debug": {"device_debug": True}}.get(field, {})  # NVRTC 13.5 wants -G with it
+                 "numba_debug": {"debug": True}}.get(field, {})  # NVRTC 13.5 wants --device-debug with it
         made = options(**{field: value}, **extra)
         program = program_module.Program(SAXPY, "c++", made)
         target = "ltoir" if field in ("link_time_optimization", "gen_opt_lto") else "ptx"

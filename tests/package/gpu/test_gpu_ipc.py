@@ -227,3 +227,28 @@ def test_the_allocation_handle_is_made_once(resource) -> None:
     before = len(os.listdir("/proc/self/fd"))
     assert all(resource.allocation_handle is first for _ in range(10))
     assert len(os.listdir("/proc/self/fd")) == before
+
+
+@pytest.mark.parametrize("kind", ["device", "pinned"])
+def test_threads_asking_a_fresh_pool_for_its_handle_get_one_handle(memory, device, kind) -> None:
+    """multiprocessing's queue feeder pickles a Buffer (asking its pool for the allocation handle)
+    while Process.start() pickles the pool: two threads at once. They get one handle, whose
+    descriptor stays open: a second export must not replace the first and close a descriptor
+    already handed to a process being spawned."""
+    import threading
+    for _ in range(10):
+        resource = make_resource(memory, device, kind)
+        barrier, handles = threading.Barrier(6), []
+
+        def ask() -> None:
+            barrier.wait()
+            handles.append(resource.allocation_handle)
+
+        threads = [threading.Thread(target=ask) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len({id(handle) for handle in handles}) == 1
+        os.fstat(int(handles[0]))  # still open
+        resource.close()

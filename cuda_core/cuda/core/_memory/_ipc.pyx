@@ -181,7 +181,13 @@ def export_pool(_MemPool mr, str options_class) -> IPCAllocationHandle:
         with nogil:
             HANDLE_RETURN(cydriver.cuMemPoolExportToShareableHandle(
                 &fd, pool, cydriver.CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0))
-        mr._ipc_data = IPCDataForMR(IPCAllocationHandle._init(fd, mr._uuid), False)
+        # The GIL was released for the export: another thread (multiprocessing's queue feeder,
+        # pickling a Buffer of this pool) may have exported and cached a handle meanwhile, and
+        # handed its descriptor to a process being spawned. The first handle stays; ours goes.
+        if mr._ipc_data is None:
+            mr._ipc_data = IPCDataForMR(IPCAllocationHandle._init(fd, mr._uuid), False)
+        else:
+            os.close(fd)
     return (<IPCDataForMR>mr._ipc_data)._alloc_handle
 
 
