@@ -81,8 +81,13 @@ def run(cmd: list[str | Path], env: dict[str, str], cwd: Path, check: bool = Tru
     return result
 
 
+GIT = ["git", "-c", "user.name=test", "-c", "user.email=test@example.invalid", "-c", "init.defaultBranch=main"]
+
+
 def copy_checkout(target: Path) -> Path:
-    """A scratch copy of the repo's tracked and unignored files, so tests can edit and build freely."""
+    """A scratch copy of the repo's tracked and unignored files, so tests can edit and build freely:
+    a git repository of one commit, as the version (tools/cuda_core_build/version.py) and meson
+    dist need."""
     listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO_ROOT,
                             capture_output=True, check=True).stdout.decode().split("\0")
     for name in filter(None, listed):
@@ -90,6 +95,8 @@ def copy_checkout(target: Path) -> Path:
         if source.is_file():
             (target / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target / name)
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "snapshot"]):
+        subprocess.run([*GIT, *args], cwd=target, capture_output=True, check=True)
     return target
 
 

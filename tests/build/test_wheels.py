@@ -21,11 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from builds import MAJORS, REPO_ROOT, SOURCE_DATE_EPOCH, SessionBuilds, Venv, run
+from builds import GIT, MAJORS, REPO_ROOT, SOURCE_DATE_EPOCH, SessionBuilds, Venv, run
 from cuda_core_build import facts
 from cuda_core_build.wheel_files import Wheel, build_info_of
 
 MERGE = REPO_ROOT / "tools" / "release" / "merge_wheels.py"
+TAGGED = "v2.7.1"  # the tag the python -m build test releases
 
 
 def install_target(venv: Venv, wheel: Path, target: Path) -> dict[str, str]:
@@ -132,13 +133,6 @@ def test_merge_refusals(builds: SessionBuilds, tmp_path: Path, case: str, expect
     assert expected.format(cu12=pair[0], cu13=pair[1]) in result.stderr, result.stderr
 
 
-def git_snapshot(checkout: Path, env: dict[str, str]) -> None:
-    """meson dist packs what git tracks: make the scratch checkout a repository."""
-    git = ["git", "-c", "user.name=test", "-c", "user.email=test@example.invalid"]
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "snapshot"]):
-        run([*git, *args], env, checkout)
-
-
 @dataclass
 class PythonMBuild:
     sdist: Path
@@ -154,7 +148,7 @@ def python_m_build(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pyte
     header wheels."""
     checkout = make_checkout("python-m-build")
     env = venvs[13].env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH)
-    git_snapshot(checkout, env)
+    run([*GIT, "tag", TAGGED], env, checkout)  # a release: the sdist and the wheel say TAGGED's version
     dist = tmp_path_factory.mktemp("dist")
     # Built three directories deep in the unpacked sdist; the session builds one deep in its checkout.
     result = run([venvs[13].python, "-m", "build", "--outdir", dist, "-Csetup-args=-Dcuda-major=12",
@@ -179,6 +173,11 @@ def test_python_m_build_makes_an_sdist_and_a_wheel_of_the_headers_major(python_m
     info = build_info_of(wheel)
     assert info["cuda_major"] == 12 and info["cuda_version"] == 12090
     assert "Requires-Dist: cuda-bindings==12.*" in metadata_header(wheel)
+    # The tag's version, in the sdist (which has no .git: its PKG-INFO carries it) and in the wheel
+    # built from it, metadata and build info alike.
+    release = TAGGED.removeprefix("v")
+    assert python_m_build.sdist.name == f"cuda_core-{release}.tar.gz"
+    assert f"Version: {release}" in metadata_header(wheel) and info["version"] == release
     assert sum(n.endswith(".so") for n in wheel.contents) == len(builds.modules(12))
 
 
@@ -234,6 +233,25 @@ def test_wrong_major_refuses_to_import_in_a_fresh_venv(fresh_venv: Path, builds:
     assert result.returncode != 0
     last = result.stderr.strip().splitlines()[-1]
     assert "built for CUDA 12" in last and "is for CUDA 13" in last and 'pip install "cuda-bindings==12.*"' in last
+
+
+# Sources of the package that stay out of its wheels on purpose, and why.
+NOT_INSTALLED = {
+    "cuda/core/_cpp/uuid_format.hpp": "the C++ of _device alone: compiled in, included by nothing downstream",
+}
+INSTALLABLE = ("*.py", "*.pyi", "*.pxd", "*.h", "*.hpp")
+
+
+@pytest.mark.parametrize("major", MAJORS)
+def test_every_python_stub_pxd_and_header_is_installed(builds: SessionBuilds, major: int) -> None:
+    """Every .py, .pyi, .pxd and header under cuda_core/cuda/core is in the wheel, or named in
+    NOT_INSTALLED with its reason: a module or a stub that a meson.build forgot fails here."""
+    root = builds.checkout / "cuda_core"
+    sources = {path.relative_to(root).as_posix() for pattern in INSTALLABLE
+               for path in (root / "cuda" / "core").rglob(pattern) if "__pycache__" not in path.parts}
+    packed = set(Wheel.read(builds.wheel(major)).contents)
+    assert sorted(sources - packed - set(NOT_INSTALLED)) == []
+    assert set(NOT_INSTALLED) <= sources, "NOT_INSTALLED names a file that is gone"
 
 
 def test_wheel_hashes_name_the_same_modules(builds: SessionBuilds) -> None:

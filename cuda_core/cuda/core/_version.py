@@ -4,6 +4,8 @@
 from cuda.core._build_info import version
 
 __version__ = version
-__version_tuple__ = version_tuple = tuple(int(part) if part.isdigit() else part for part in version.split("."))
+# As setuptools-scm gives it: '1.2.4.dev3+g1a2b3c4d5' -> (1, 2, 4, 'dev3', 'g1a2b3c4d5').
+__version_tuple__ = version_tuple = tuple(int(part) if part.isdigit() else part
+                                          for part in version.replace("+", ".").split("."))
 
 __all__ = ["__version__", "__version_tuple__", "version", "version_tuple"]
