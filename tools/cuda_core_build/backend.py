@@ -14,7 +14,7 @@ What it adds to mesonpy, and why:
   build imports; every ninja run holds the build directory's lock
   (copied_into_wheels/build_lock.py). Cython is the build Python's ``-m cython``.
 * The wheel's metadata requires the cuda-bindings major the wheel was built for, read
-  from the build info inside the wheel itself, and offers that major's extra.
+  from the facts its build directory's configure step laid out, and offers that major's extra.
 * Editable wheels carry copied_into_wheels/editable_namespace.py (cuda.core shares the
   ``cuda`` namespace with cuda-bindings, meson-python#775; rebuilds on import take the
   build directory's lock and show progress; a deleted build directory is one clear
@@ -37,8 +37,8 @@ from typing import Any, Callable, Iterator
 
 import mesonpy
 
-from cuda_core_build import facts, probe
-from cuda_core_build.wheel_files import Wheel, bindings_extra, build_info_of, join_metadata, metadata_headers
+from cuda_core_build import environment, facts, probe
+from cuda_core_build.wheel_files import Wheel, bindings_extra, join_metadata, metadata_headers
 
 COPIED_INTO_WHEELS = Path(__file__).resolve().parent / "copied_into_wheels"
 # Python module whose environment holds each tool, and the tool's script name.
@@ -92,13 +92,12 @@ def cuda_requirements(config_settings: ConfigSettings) -> list[str]:
         or os.environ.get("CUDA_HOME")
     try:
         requested = probe.parse_major(meson_option(config_settings, "cuda-major", "auto"))
-        found = probe.find_toolkit(meson_option(config_settings, "cuda-path", ""), dict(os.environ))
-        if requested is not None and found.major != requested and not explicit:
+        toolkit = probe.find_toolkit(meson_option(config_settings, "cuda-path", ""), dict(os.environ))
+        if requested is not None and toolkit.major != requested and not explicit:
             # A toolkit nobody pointed at (/usr/local/cuda, the header wheels here) of another major.
-            return header_wheels_of(requested, f"the CUDA {found.major} headers found via {found.found_via} are not "
-                                               f"the CUDA {requested} asked for")
-        toolkit, _ = probe.probe(meson_option(config_settings, "cuda-path", ""),
-                                 meson_option(config_settings, "cuda-major", "auto"), headers_only=True)
+            return header_wheels_of(requested, f"the CUDA {toolkit.major} headers found via {toolkit.found_via} are "
+                                               f"not the CUDA {requested} asked for")
+        probe.check_toolkit(toolkit, meson_option(config_settings, "cuda-major", "auto"))
     except probe.MissingHeaders as err:
         if explicit:
             raise SystemExit(f"cuda-core: {err}") from None
@@ -209,11 +208,24 @@ def _metadata_change(wheel: Wheel, major: int) -> dict[str, bytes]:
     return {name: metadata_for_major(wheel.text(name), major).encode()}
 
 
+def built_major(build_dir: Path) -> int:
+    """The CUDA major a build directory was configured for, as its configure step laid it out."""
+    return int(environment.read_facts(build_dir)["cuda_major"])
+
+
 def build_wheel(wheel_directory: str, config_settings: ConfigSettings = None,
                 metadata_directory: str | None = None) -> str:
-    with recorded_tools():
-        name = mesonpy.build_wheel(wheel_directory, config_settings, metadata_directory)
-    _patch(Path(wheel_directory) / name, lambda wheel: _metadata_change(wheel, int(build_info_of(wheel)["cuda_major"])))
+    settings = dict(config_settings or {})
+    with contextlib.ExitStack() as stack:
+        if "build-dir" not in settings and "builddir" not in settings:
+            # meson-python's own choice (a temporary directory beside the sources), made here so
+            # that the major can be read from it afterwards.
+            settings["build-dir"] = stack.enter_context(tempfile.TemporaryDirectory(prefix=".mesonpy-", dir=Path.cwd()))
+        build_dir = Path(settings.get("build-dir", settings.get("builddir", ""))).absolute()
+        with recorded_tools():
+            name = mesonpy.build_wheel(wheel_directory, settings, metadata_directory)
+        major = built_major(build_dir)
+    _patch(Path(wheel_directory) / name, lambda wheel: _metadata_change(wheel, major))
     return name
 
 
