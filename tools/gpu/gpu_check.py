@@ -402,6 +402,36 @@ def build(session: Session, plan: Plan) -> bool:
     return True
 
 
+def nvidia_core_dir(session: Session) -> Path:
+    """The directory of NVIDIA's cuda.core installed for the session's Python."""
+    found = subprocess.run([session.python, "-c", "import importlib.util, os; "
+                            "print(os.path.dirname(importlib.util.find_spec('cuda.core').origin))"],
+                           env=environment(pythonpath=()), capture_output=True, text=True, cwd=SCRATCH)
+    if found.returncode != 0:
+        raise Fatal(f"NVIDIA's cuda.core is not importable by {session.python}: {found.stderr.strip()[-300:]}")
+    return Path(found.stdout.strip())
+
+
+def with_core(site: Path, core: Path, dest: Path) -> Path:
+    """A copy of ``site`` with the package ``core`` (a cuda/core directory) inside its ``cuda``."""
+    shutil.rmtree(dest, ignore_errors=True)
+    shutil.copytree(site, dest, symlinks=True)
+    shutil.copytree(core, dest / "cuda" / "core", symlinks=True)
+    return dest
+
+
+def sides(session: Session, target: Target) -> dict[str, tuple[Path, ...]]:
+    """The PYTHONPATH of each side, ours and NVIDIA's, both with this minor's cuda-bindings.
+
+    cuda-bindings 12.8 ships cuda/__init__.py: its ``cuda`` is then a regular package, and a
+    cuda.core anywhere but inside it is not found. There each side gets a copy of the site
+    dir with its cuda.core inside (ours, and the NVIDIA cuda.core installed on the machine)."""
+    if not (target.site / "cuda" / "__init__.py").is_file():
+        return {"ours": (target.install, target.site), "nvidia": (target.site,)}
+    return {"ours": (with_core(target.site, target.install / "cuda" / "core", SCRATCH / f"gpu-ours{target.minor}"),),
+            "nvidia": (with_core(target.site, nvidia_core_dir(session), SCRATCH / f"gpu-nvidia{target.minor}"),)}
+
+
 def package_tests(session: Session, label: str, pythonpath: Sequence[Path], ld_paths: Sequence[Path]) -> None:
     """``python -m cuda.core`` (from /tmp, away from the sources), then our package tests, JUnit XML in OUT."""
     env = environment(pythonpath, ld_paths)
@@ -410,9 +440,8 @@ def package_tests(session: Session, label: str, pythonpath: Sequence[Path], ld_p
                  "--junitxml", session.out / f"ours-{label}.xml"], env=env)
 
 
-def examples_and_bench(session: Session, target: Target) -> None:
+def examples_and_bench(session: Session, target: Target, ours: Sequence[Path]) -> None:
     """Our examples, then (unless --no-bench) the launch, view and import benchmarks."""
-    ours = (target.install, target.site)
     env = environment(ours, target.ld_paths)
     for example in EXAMPLES:
         session.run([session.python, example], env=env)
@@ -439,7 +468,7 @@ def run_example(python: str, example: Path, env: dict[str, str], timeout: float,
     return code if code >= 0 else 128 - code
 
 
-def upstream_examples(session: Session, target: Target) -> None:
+def upstream_examples(session: Session, target: Target, paths: dict[str, tuple[Path, ...]]) -> None:
     """With --upstream-examples: NVIDIA's examples, each on both sides, by exit status (logs in OUT/examples)."""
     examples = UPSTREAM_ROOT / "cuda_core" / "examples"
     if not (session.args.upstream_examples and examples.is_dir()):
@@ -448,15 +477,14 @@ def upstream_examples(session: Session, target: Target) -> None:
     logs.mkdir(parents=True, exist_ok=True)
     timeout = session.args.example_timeout
     say(f"== NVIDIA's examples with CUDA {target.minor}: exit status, ours beside NVIDIA's (124: over {timeout:g} s)")
-    sides = {"ours": (target.install, target.site), "nvidia": (target.site,)}
     for example in sorted(examples.glob("*.py")):
-        codes = {side: run_example(session.python, example, environment(paths, target.ld_paths), timeout,
+        codes = {side: run_example(session.python, example, environment(side_paths, target.ld_paths), timeout,
                                    logs / f"{example.stem}-{side}-{target.label}.log")
-                 for side, paths in sides.items()}
+                 for side, side_paths in paths.items()}
         say(f"  {example.stem:<40} ours {codes['ours']:3d}   nvidia {codes['nvidia']:3d}")
 
 
-def upstream_suite(session: Session, target: Target) -> None:
+def upstream_suite(session: Session, target: Target, paths: dict[str, tuple[Path, ...]]) -> None:
     """NVIDIA's test files, ours beside NVIDIA's cuda.core, both with this minor's cuda-bindings (so a
     difference is cuda.core's); never fails the run."""
     if not (UPSTREAM_ROOT / "cuda_core" / "tests").is_dir():
@@ -465,8 +493,8 @@ def upstream_suite(session: Session, target: Target) -> None:
     args = session.args
     command: list[object] = [
         session.python, UPSTREAM_SUITE, "--root", UPSTREAM_ROOT, "--files", *args.upstream_files,
-        "--ours-python", session.python, "--ours-path", target.install, "--ours-path", target.site,
-        "--nvidia-python", session.python, "--nvidia-path", target.site,
+        "--ours-python", session.python, *[arg for path in paths["ours"] for arg in ("--ours-path", path)],
+        "--nvidia-python", session.python, *[arg for path in paths["nvidia"] for arg in ("--nvidia-path", path)],
         *[arg for name in LATER_PART_NAMES for arg in ("--later-part-name", name)],
         "--jobs", args.upstream_jobs, "--timeout", f"{args.upstream_timeout:g}"]
     if args.upstream_end is not None:
@@ -480,10 +508,11 @@ def check_minor(session: Session, plan: Plan) -> bool:
     target = plan.target
     if not build(session, plan):
         return False
-    package_tests(session, target.label, (target.install, target.site), target.ld_paths)
-    examples_and_bench(session, target)
-    upstream_examples(session, target)
-    upstream_suite(session, target)
+    paths = sides(session, target)
+    package_tests(session, target.label, paths["ours"], target.ld_paths)
+    examples_and_bench(session, target, paths["ours"])
+    upstream_examples(session, target, paths)
+    upstream_suite(session, target, paths)
     return True
 
 
