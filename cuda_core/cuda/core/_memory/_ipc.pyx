@@ -280,9 +280,10 @@ def import_buffer(type cls, mr, IPCBufferDescriptor ipc_descriptor, stream) -> B
         raise RuntimeError(f"{NOT_IPC_ENABLED}: create it with ipc_enabled=True in its options")
     payload = ipc_descriptor._payload
     cdef cydriver.CUmemPoolPtrExportData data
-    if len(payload) < sizeof(data.reserved):
+    cdef Py_ssize_t expected = sizeof(data.reserved)  # signed, as len() is
+    if len(payload) < expected:
         raise ValueError(f"IPC buffer descriptor payload is {len(payload)} bytes; expected at least "
-                         f"{sizeof(data.reserved)}: it is not an export of Buffer.ipc_descriptor")
+                         f"{expected}: it is not an export of Buffer.ipc_descriptor")
     cdef _MemPool mapped = mr
     if mapped._imports is None:
         raise RuntimeError(f"{type(mr).__name__} {mapped._uuid} allocates its own buffers; buffers of another "

@@ -165,7 +165,7 @@ cdef int _fill_memcpy(cydriver.CUDA_MEMCPY3D* params, cydriver.CUdeviceptr dst, 
     c_memset(params, 0, sizeof(params[0]))
     params.srcMemoryType = _memory_kind(src)
     if params.srcMemoryType == cydriver.CU_MEMORYTYPE_HOST:
-        params.srcHost = <const void*><uintptr_t>src
+        params.srcHost = <void*><uintptr_t>src  # void* fits CUDA 12's void* field and CUDA 13's const void*
     else:
         params.srcDevice = src
     params.dstMemoryType = _memory_kind(dst)
