@@ -20,6 +20,7 @@ from cuda.core.system._conversions import ENABLED, device_of  # noqa: E402
 if TYPE_CHECKING:
     from cuda.core.system._device import Device
 
+
 class DeviceAttributes:
     """Engine and slice counts and memory size of a device (NVML's device attributes)."""
 
