@@ -5,6 +5,7 @@ import os
 import threading
 
 cimport cuda.bindings.cydriver as cydriver
+cimport cython
 from cuda.core._context cimport Context, Context_check_open, Context_handle, context_from_address
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device, device_count, ensure_driver
 
@@ -367,6 +368,7 @@ class DeviceProperties:
         return f"<DeviceProperties of device {self._handle}>"
 
 
+@cython.annotation_typing(False)  # Python annotations for readers: property is no C type
 def _device_property(name: str, kind: type, attribute, description: str) -> property:
     """The read-once property ``name`` of DeviceProperties, of type ``kind``. ``attribute`` is its
     CUdevice_attribute, or what it needs where only some builds have it."""

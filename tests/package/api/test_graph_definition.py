@@ -45,6 +45,13 @@ def test_definition_names(graph) -> None:
     assert "Graph" in graph.__all__
 
 
+def test_node_kinds_are_of_nvidias_module(graph) -> None:
+    """The executable views too: written in _executable_nodes.pxi, they are compiled into
+    _subclasses, as NVIDIA's are."""
+    for name in NODE_KINDS | EXECUTABLE_KINDS:
+        assert getattr(graph, name).__module__ == "cuda.core.graph._subclasses", name
+
+
 def test_node_kinds_are_graph_nodes(graph) -> None:
     for name in NODE_KINDS:
         assert issubclass(getattr(graph, name), graph.GraphNode), name

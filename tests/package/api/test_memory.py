@@ -154,6 +154,18 @@ def test_resource_signatures(memory) -> None:
     assert callable(DMR_mempool_get_access)
 
 
+def test_ipc_methods_are_the_shareable_pools_only(memory) -> None:
+    """DeviceMemoryResource and PinnedMemoryResource share their IPC methods; ManagedMemoryResource,
+    a pool no other process can map, has none of them."""
+    import uuid
+    for cls in (memory.DeviceMemoryResource, memory.PinnedMemoryResource):
+        with pytest.raises(RuntimeError, match="was not found in this process's registry"):
+            cls.from_registry(uuid.uuid4())
+        assert parameters(cls.register) == [("self", "required", "POS"), ("uuid", "required", "POS")], cls
+    assert not {"register", "from_registry", "allocation_handle", "from_allocation_handle"} & set(
+        dir(memory.ManagedMemoryResource))
+
+
 def test_managed_signatures(memory) -> None:
     from cuda.core import utils
     ManagedBuffer = memory.ManagedBuffer

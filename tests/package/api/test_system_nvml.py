@@ -144,7 +144,9 @@ def test_nvml_names_raise_one_import_error(system, without_nvml, name) -> None:
     assert raised.value.name == "cuda.bindings.nvml"
 
 
-@pytest.mark.parametrize("module", ["_device", "_system_events", "_nvml_context", "exceptions"])
+@pytest.mark.parametrize("module", ["_device", "_system_events", "_nvml_context", "exceptions", "_clocks",
+                                    "_conversions", "_device_info", "_events", "_fields", "_memory",
+                                    "_pci_nvlink", "_thermal"])
 def test_nvml_modules_raise_the_import_error(without_nvml, module) -> None:
     import importlib
     with pytest.raises(ImportError, match=r"requires NVML support.*pip install"):
@@ -203,6 +205,18 @@ def test_module_members_match_nvidias_stubs(with_nvml) -> None:
             assert not missing, f"{class_name} lacks {missing}"
     assert _device.__all__ == DEVICE_NAMES and _system_events.__all__ == ["register_events"]
     assert issubclass(_device.BAR1MemoryInfo, _device.MemoryInfo)
+
+
+def test_classes_are_of_nvidias_module(with_nvml) -> None:
+    """Written by topic in modules of their own, the classes are cuda.core.system._device's, as
+    in NVIDIA's cuda.core: their __module__ says so, and pickle finds them there."""
+    import pickle
+
+    from cuda.core.system import _device
+    for name in [*DEVICE_MODULE_MEMBERS, "_NvlinkInfo", "_NvlinkInfoMeta"]:
+        cls = getattr(_device, name)
+        assert cls.__module__ == "cuda.core.system._device", name
+        assert pickle.loads(pickle.dumps(cls)) is cls, name
 
 
 def test_signatures_match_nvidias_stubs(system, with_nvml) -> None:

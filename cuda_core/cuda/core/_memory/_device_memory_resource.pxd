@@ -1,5 +1,5 @@
-from cuda.core._memory._memory_pool cimport _MemPool
+from cuda.core._memory._ipc cimport _IPCMemPool
 
 
-cdef class DeviceMemoryResource(_MemPool):
+cdef class DeviceMemoryResource(_IPCMemPool):
     cdef int _dev_id

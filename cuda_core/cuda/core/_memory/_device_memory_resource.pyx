@@ -6,7 +6,8 @@ from dataclasses import dataclass
 cimport cuda.bindings.cydriver as cydriver
 from libc.stdlib cimport free, malloc
 
-from cuda.core._memory._memory_pool cimport _MemPool, checked_max_size, device_ordinal, options_of, pool_create, pool_use
+from cuda.core._memory._ipc cimport _IPCMemPool
+from cuda.core._memory._memory_pool cimport checked_max_size, device_ordinal, options_of, pool_create, pool_use
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, device_count, ensure_driver
 
 from cuda.core._memory import _ipc, _peer_access_utils
@@ -41,7 +42,7 @@ cdef str _access_of(cydriver.CUmemoryPool pool, int device):
     return ""
 
 
-cdef class DeviceMemoryResource(_MemPool):
+cdef class DeviceMemoryResource(_IPCMemPool):
     """Device memory from a stream-ordered memory pool of one device.
 
     With ``options`` None the resource uses the driver's current pool of the device (its
@@ -58,6 +59,8 @@ cdef class DeviceMemoryResource(_MemPool):
     Buffers do all of that by themselves; plain pickle sends a resource as its UUID and a
     Buffer as its descriptor, for a process that mapped the resource already."""
 
+    _options_name = "DeviceMemoryResourceOptions"  # named by the IPC errors (_ipc._IPCMemPool)
+
     def __init__(self, device_id, options=None):
         cdef int ordinal = device_ordinal(device_id)
         opts = options_of(DeviceMemoryResourceOptions, options)
@@ -70,25 +73,6 @@ cdef class DeviceMemoryResource(_MemPool):
         else:
             pool_create(self, cydriver.CU_MEM_LOCATION_TYPE_DEVICE, ordinal, cydriver.CU_MEM_ALLOCATION_TYPE_PINNED,
                         bool(opts.ipc_enabled), checked_max_size(opts.max_size))
-
-    def __reduce__(self):
-        # Plain pickle sends the UUID; the receiving process must have mapped the resource
-        # (multiprocessing sends the shareable handle instead: see _ipc).
-        if self._uuid is None:
-            raise TypeError(f"{type(self).__name__} is not IPC-enabled, so it cannot travel to another process: "
-                            f"create it with DeviceMemoryResourceOptions(ipc_enabled=True)")
-        return DeviceMemoryResource.from_registry, (self._uuid,)
-
-    @staticmethod
-    def from_registry(uuid) -> DeviceMemoryResource:
-        """The mapped resource registered in this process under ``uuid`` (the UUID of the
-        resource it maps); RuntimeError when there is none."""
-        return _ipc.from_registry(uuid)
-
-    def register(self, uuid) -> DeviceMemoryResource:
-        """Register this mapped resource under ``uuid``, so that Buffers pickled with that
-        UUID find it. Returns the resource registered already under ``uuid`` if there is one."""
-        return _ipc.register(self, uuid)
 
     @classmethod
     def from_allocation_handle(cls, device_id, alloc_handle) -> DeviceMemoryResource:
@@ -103,12 +87,6 @@ cdef class DeviceMemoryResource(_MemPool):
         cdef DeviceMemoryResource mr = cls.__new__(cls)
         mr._dev_id = ordinal
         return _ipc.map_pool(mr, alloc_handle)
-
-    @property
-    def allocation_handle(self):
-        """The shareable handle of this IPC-enabled pool (a file descriptor), made once and
-        owned by the resource; send it to another process to map the pool there."""
-        return _ipc.export_pool(self, "DeviceMemoryResourceOptions")
 
     @property
     def device_id(self) -> int:

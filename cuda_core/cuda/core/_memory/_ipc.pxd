@@ -1,4 +1,6 @@
-# What other modules cimport from _ipc: the IPC records. Buffer and the pool resources hold them.
+# What other modules cimport from _ipc: the IPC records (Buffer and the pool resources hold them),
+# and the base of the pools other processes can map.
+from cuda.core._memory._memory_pool cimport _MemPool
 
 cdef class IPCBufferDescriptor:
     cdef bytes _payload   # the driver's CUmemPoolPtrExportData, from the exporting process
@@ -19,3 +21,9 @@ cdef class IPCDataForBuffer:
 cdef class IPCDataForMR:
     cdef IPCAllocationHandle _alloc_handle
     cdef bint _is_mapped  # imported from another process (else exported from this one)
+
+
+# DeviceMemoryResource's and PinnedMemoryResource's base (not ManagedMemoryResource's): pickling
+# as the pool's UUID, the registry of mapped pools, and the pool's shareable handle.
+cdef class _IPCMemPool(_MemPool):
+    pass

@@ -254,6 +254,39 @@ def unregister(_MemPool mr) -> None:
         del _registry[mr._uuid]
 
 
+cdef class _IPCMemPool(_MemPool):
+    """The pools another process can map: DeviceMemoryResource's and PinnedMemoryResource's, not
+    ManagedMemoryResource's. What they share of IPC is written here once; each names its
+    options class (``_options_name``) for the errors that say how to make a pool shareable."""
+
+    _options_name = "the resource's options"
+
+    def __reduce__(self):
+        # Plain pickle sends the UUID; the receiving process must have mapped the resource
+        # (multiprocessing sends the shareable handle instead: see ensure_reducers).
+        if self._uuid is None:
+            raise TypeError(f"{type(self).__name__} is not IPC-enabled, so it cannot travel to another process: "
+                            f"create it with {self._options_name}(ipc_enabled=True)")
+        return _IPCMemPool.from_registry, (self._uuid,)
+
+    @staticmethod
+    def from_registry(uuid) -> _IPCMemPool:
+        """The mapped resource registered in this process under ``uuid`` (the UUID of the
+        resource it maps); RuntimeError when there is none."""
+        return from_registry(uuid)  # the module's function: a method body does not see the class's names
+
+    def register(self, uuid) -> _IPCMemPool:
+        """Register this mapped resource under ``uuid``, so that Buffers pickled with that
+        UUID find it. Returns the resource registered already under ``uuid`` if there is one."""
+        return register(self, uuid)
+
+    @property
+    def allocation_handle(self):
+        """The shareable handle of this IPC-enabled pool (a file descriptor), made once and
+        owned by the resource; send it to another process to map the pool there."""
+        return export_pool(self, self._options_name)
+
+
 # ---------------------------------------------------------------------------------------------
 # Buffers
 
@@ -286,9 +319,10 @@ def import_buffer(type cls, mr, IPCBufferDescriptor ipc_descriptor, stream) -> B
         raise RuntimeError(f"{NOT_IPC_ENABLED}: create it with ipc_enabled=True in its options")
     payload = ipc_descriptor._payload
     cdef cydriver.CUmemPoolPtrExportData data
-    if len(payload) < sizeof(data.reserved):
+    cdef Py_ssize_t expected = sizeof(data.reserved)  # signed, as len() is
+    if len(payload) < expected:
         raise ValueError(f"IPC buffer descriptor payload is {len(payload)} bytes; expected at least "
-                         f"{sizeof(data.reserved)}: it is not an export of Buffer.ipc_descriptor")
+                         f"{expected}: it is not an export of Buffer.ipc_descriptor")
     cdef _MemPool mapped = mr
     if mapped._imports is None:
         raise RuntimeError(f"{type(mr).__name__} {mapped._uuid} allocates its own buffers; buffers of another "

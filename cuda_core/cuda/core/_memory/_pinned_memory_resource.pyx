@@ -4,7 +4,8 @@ from dataclasses import dataclass
 
 cimport cuda.bindings.cydriver as cydriver
 
-from cuda.core._memory._memory_pool cimport _MemPool, checked_max_size, options_of, pool_create, pool_use
+from cuda.core._memory._ipc cimport _IPCMemPool
+from cuda.core._memory._memory_pool cimport checked_max_size, options_of, pool_create, pool_use
 from cuda.core._memory import _ipc
 from cuda.core._utils.cuda_utils import check_multiprocessing_start_method
 from cuda.core._memory._memory_pool import current_host_numa_id
@@ -64,7 +65,7 @@ cdef int _require_host_pools() except -1:
     return 0
 
 
-cdef class PinnedMemoryResource(_MemPool):
+cdef class PinnedMemoryResource(_IPCMemPool):
     """Page-locked (pinned) host memory from a stream-ordered memory pool, reachable from the
     host and from every device.
 
@@ -75,6 +76,8 @@ cdef class PinnedMemoryResource(_MemPool):
     ``LegacyPinnedMemoryResource`` gives pinned memory without stream ordering."""
 
     cdef int _numa_id
+
+    _options_name = "PinnedMemoryResourceOptions"  # named by the IPC errors (_ipc._IPCMemPool)
 
     def __init__(self, options=None):
         opts = options_of(PinnedMemoryResourceOptions, options)
@@ -100,25 +103,6 @@ cdef class PinnedMemoryResource(_MemPool):
             HANDLE_RETURN(compat_mem_get_mem_pool(&pool, &location, cydriver.CU_MEM_ALLOCATION_TYPE_PINNED))
         pool_use(self, pool)
 
-    def __reduce__(self):
-        # Plain pickle sends the UUID; the receiving process must have mapped the resource
-        # (multiprocessing sends the shareable handle instead: see _ipc).
-        if self._uuid is None:
-            raise TypeError(f"{type(self).__name__} is not IPC-enabled, so it cannot travel to another process: "
-                            f"create it with PinnedMemoryResourceOptions(ipc_enabled=True)")
-        return PinnedMemoryResource.from_registry, (self._uuid,)
-
-    @staticmethod
-    def from_registry(uuid) -> PinnedMemoryResource:
-        """The mapped resource registered in this process under ``uuid`` (the UUID of the
-        resource it maps); RuntimeError when there is none."""
-        return _ipc.from_registry(uuid)
-
-    def register(self, uuid) -> PinnedMemoryResource:
-        """Register this mapped resource under ``uuid``, so that Buffers pickled with that
-        UUID find it. Returns the resource registered already under ``uuid`` if there is one."""
-        return _ipc.register(self, uuid)
-
     @classmethod
     def from_allocation_handle(cls, alloc_handle) -> PinnedMemoryResource:
         """Map the pool another process shared as ``alloc_handle`` (its ``allocation_handle``,
@@ -132,12 +116,6 @@ cdef class PinnedMemoryResource(_MemPool):
         cdef PinnedMemoryResource mr = cls.__new__(cls)
         mr._numa_id = -1  # the exporter's node; the mapping does not say which
         return _ipc.map_pool(mr, alloc_handle)
-
-    @property
-    def allocation_handle(self):
-        """The shareable handle of this IPC-enabled pool (a file descriptor), made once and
-        owned by the resource; send it to another process to map the pool there."""
-        return _ipc.export_pool(self, "PinnedMemoryResourceOptions")
 
     @property
     def device_id(self) -> int:

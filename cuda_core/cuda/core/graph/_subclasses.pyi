@@ -123,7 +123,6 @@ class ChildGraphNode(GraphNode):
     def child_graph(self) -> GraphDefinition:
         """The embedded graph."""
 
-@disjoint_base
 class EventRecordNode(GraphNode):
     """An event record node."""
     def __repr__(self) -> str: ...
@@ -133,7 +132,6 @@ class EventRecordNode(GraphNode):
     def event(self) -> Event:
         """The Event recorded."""
 
-@disjoint_base
 class EventWaitNode(GraphNode):
     """An event wait node."""
     def __repr__(self) -> str: ...

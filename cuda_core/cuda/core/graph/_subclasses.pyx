@@ -1,6 +1,10 @@
 """The node kinds of a graph definition (EmptyNode ... SwitchNode), the functions that add
 them (called by GraphNode's methods), and the executable-node views (``graph[node]``) that
-update an instantiated graph.
+update an instantiated graph, written in _executable_nodes.pxi and compiled here.
+
+About 1,070 lines: the builders and the readers set the node kinds' C fields, which only
+the module that compiles the classes reaches (they are declared in no .pxd), so they stay
+beside them; the executable views, which only read parameters, are written apart.
 
 A node made here remembers what it was made with (kernel, config, event, callable...); a
 node met only through a traversal (its Python object was collected) is rebuilt from the
@@ -165,7 +169,7 @@ cdef int _fill_memcpy(cydriver.CUDA_MEMCPY3D* params, cydriver.CUdeviceptr dst, 
     c_memset(params, 0, sizeof(params[0]))
     params.srcMemoryType = _memory_kind(src)
     if params.srcMemoryType == cydriver.CU_MEMORYTYPE_HOST:
-        params.srcHost = <const void*><uintptr_t>src
+        params.srcHost = <void*><uintptr_t>src  # void* fits CUDA 12's void* field and CUDA 13's const void*
     else:
         params.srcDevice = src
     params.dstMemoryType = _memory_kind(dst)
@@ -576,50 +580,40 @@ cdef class ChildGraphNode(GraphNode):
         return self._child
 
 
-cdef class EventRecordNode(GraphNode):
+cdef class _EventNode(GraphNode):
+    """What EventRecordNode and EventWaitNode share: their Event, kept alive by the definition,
+    and its update."""
+
+    cdef object _event
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} handle=0x{self._address:x} event=0x{_event_address(self._event):x}>"
+
+    def update(self, event) -> None:
+        """Record (or wait on) ``event`` (kept alive) instead."""
+        cdef cydriver.CUgraphNode node = self._live()
+        cdef cydriver.CUevent handle = _event_handle(event)
+        cdef bint record = isinstance(self, EventRecordNode)
+        with nogil:
+            if record:
+                HANDLE_RETURN(cydriver.cuGraphEventRecordNodeSetEvent(node, handle))
+            else:
+                HANDLE_RETURN(cydriver.cuGraphEventWaitNodeSetEvent(node, handle))
+        keep_for(self, [event], ())
+        self._event = event
+
+    @property
+    def event(self):
+        """The Event recorded (or waited on)."""
+        return self._event
+
+
+cdef class EventRecordNode(_EventNode):
     """An event record node: ``event``."""
 
-    cdef object _event
 
-    def __repr__(self) -> str:
-        return f"<EventRecordNode handle=0x{self._address:x} event=0x{_event_address(self._event):x}>"
-
-    def update(self, event) -> None:
-        """Record ``event`` (kept alive) instead."""
-        cdef cydriver.CUgraphNode node = self._live()
-        cdef cydriver.CUevent handle = _event_handle(event)
-        with nogil:
-            HANDLE_RETURN(cydriver.cuGraphEventRecordNodeSetEvent(node, handle))
-        keep_for(self, [event], ())
-        self._event = event
-
-    @property
-    def event(self):
-        """The Event recorded."""
-        return self._event
-
-
-cdef class EventWaitNode(GraphNode):
+cdef class EventWaitNode(_EventNode):
     """An event wait node: ``event``."""
-
-    cdef object _event
-
-    def __repr__(self) -> str:
-        return f"<EventWaitNode handle=0x{self._address:x} event=0x{_event_address(self._event):x}>"
-
-    def update(self, event) -> None:
-        """Wait on ``event`` (kept alive) instead."""
-        cdef cydriver.CUgraphNode node = self._live()
-        cdef cydriver.CUevent handle = _event_handle(event)
-        with nogil:
-            HANDLE_RETURN(cydriver.cuGraphEventWaitNodeSetEvent(node, handle))
-        keep_for(self, [event], ())
-        self._event = event
-
-    @property
-    def event(self):
-        """The Event waited on."""
-        return self._event
 
 
 cdef class HostCallbackNode(GraphNode):
@@ -893,13 +887,10 @@ def _add_event(GraphNode parent, event, bint record):
             HANDLE_RETURN(cydriver.cuGraphAddEventRecordNode(&handle, graph, deps.data(), deps.size(), event_handle))
         else:
             HANDLE_RETURN(cydriver.cuGraphAddEventWaitNode(&handle, graph, deps.data(), deps.size(), event_handle))
-    node = EventRecordNode.__new__(EventRecordNode) if record else EventWaitNode.__new__(EventWaitNode)
+    cdef _EventNode node = EventRecordNode.__new__(EventRecordNode) if record else EventWaitNode.__new__(EventWaitNode)
     attach_node(node, definition, handle)
     keep_for(node, [event], ())
-    if record:
-        (<EventRecordNode>node)._event = event
-    else:
-        (<EventWaitNode>node)._event = event
+    node._event = event
     return node
 
 
@@ -1059,13 +1050,8 @@ cdef GraphNode _event_from_driver(GraphDefinition definition, cydriver.CUgraphNo
             HANDLE_RETURN(cydriver.cuGraphEventRecordNodeGetEvent(handle, &event))
         else:
             HANDLE_RETURN(cydriver.cuGraphEventWaitNodeGetEvent(handle, &event))
-    found = _find_event(definition._keepalive, event)
-    if record:
-        node = EventRecordNode.__new__(EventRecordNode)
-        (<EventRecordNode>node)._event = found
-    else:
-        node = EventWaitNode.__new__(EventWaitNode)
-        (<EventWaitNode>node)._event = found
+    cdef _EventNode node = EventRecordNode.__new__(EventRecordNode) if record else EventWaitNode.__new__(EventWaitNode)
+    node._event = _find_event(definition._keepalive, event)
     return node
 
 
@@ -1080,212 +1066,7 @@ cdef HostCallbackNode _host_from_driver(cydriver.CUgraphNode handle):
 
 
 # ---------------------------------------------------------------------------------------
-# Executable-node views: graph[node]
+# Executable-node views: graph[node] (compiled here, written beside: see the file)
 # ---------------------------------------------------------------------------------------
 
-cdef class ExecutableGraphNode:
-    """A view pairing an executable Graph with a node of the definition it was instantiated
-    from, made by ``graph[node]``; its ``update()`` changes the node for future launches
-    (the driver checks that the node belongs to the graph)."""
-
-    cdef Graph _graph
-    cdef GraphNode _node
-
-    def __init__(self):
-        raise RuntimeError("executable-node views are made with graph[node]")
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} node={self._node!r}>"
-
-
-cdef bint _is_enabled(ExecutableGraphNode view) except -1:
-    cdef cydriver.CUgraphExec graph = view._graph._live()
-    cdef cydriver.CUgraphNode node = view._node._live()
-    cdef unsigned int enabled = 0
-    with nogil:
-        HANDLE_RETURN(cydriver.cuGraphNodeGetEnabled(graph, node, &enabled))
-    return enabled != 0
-
-
-cdef int _set_enabled(ExecutableGraphNode view, unsigned int enabled) except -1:
-    cdef cydriver.CUgraphExec graph = view._graph._live()
-    cdef cydriver.CUgraphNode node = view._node._live()
-    with nogil:
-        HANDLE_RETURN(cydriver.cuGraphNodeSetEnabled(graph, node, enabled))
-    return 0
-
-
-cdef class ExecutableKernelNode(ExecutableGraphNode):
-    """An executable kernel node."""
-
-    def update(self, *, config, kernel, args) -> None:
-        """Replace all the launch's parameters for future launches: ``args`` is the complete
-        argument sequence (``()`` for none). Clustered and cooperative configurations are
-        not supported."""
-        _check_launch(config, kernel)
-        args = tuple(args)
-        cdef cydriver.CUgraphExec graph = self._graph._live()
-        cdef cydriver.CUgraphNode node = self._node._live()
-        cdef cydriver.CUDA_KERNEL_NODE_PARAMS params
-        cdef PackedArgs packed
-        try:
-            _fill_kernel(&params, <LaunchConfig>config, <Kernel>kernel, <tuple>args, &packed)
-            with nogil:
-                HANDLE_RETURN(cydriver.cuGraphExecKernelNodeSetParams(graph, node, &params))
-        finally:
-            release_arguments(&packed)
-        self._graph._keepalive.append((kernel, args))
-
-    @property
-    def is_enabled(self) -> bool:
-        """Whether this node runs in the executable graph."""
-        return _is_enabled(self)
-
-    def enable(self) -> None:
-        """Run this node in future launches."""
-        _set_enabled(self, 1)
-
-    def disable(self) -> None:
-        """Skip this node in future launches."""
-        _set_enabled(self, 0)
-
-
-cdef class ExecutableMemsetNode(ExecutableGraphNode):
-    """An executable memset node."""
-
-    def update(self, *, dst, value, width: int, height: int = 1, pitch: int = 0) -> None:
-        """Replace all the memset's parameters for future launches."""
-        cdef list keep = []
-        cdef cydriver.CUDA_MEMSET_NODE_PARAMS params
-        _fill_memset(&params, _operand(dst, None, "dst", keep), value, width, height, pitch)
-        cdef cydriver.CUcontext context = _current_context()
-        cdef cydriver.CUgraphExec graph = self._graph._live()
-        cdef cydriver.CUgraphNode node = self._node._live()
-        with nogil:
-            HANDLE_RETURN(cydriver.cuGraphExecMemsetNodeSetParams(graph, node, &params, context))
-        self._graph._keepalive.extend(keep)
-
-    @property
-    def is_enabled(self) -> bool:
-        """Whether this node runs in the executable graph."""
-        return _is_enabled(self)
-
-    def enable(self) -> None:
-        """Run this node in future launches."""
-        _set_enabled(self, 1)
-
-    def disable(self) -> None:
-        """Skip this node in future launches."""
-        _set_enabled(self, 0)
-
-
-cdef class ExecutableMemcpyNode(ExecutableGraphNode):
-    """An executable memcpy node."""
-
-    def update(self, *, dst, src, size: int) -> None:
-        """Replace all the (one-dimensional) copy's parameters for future launches."""
-        cdef list keep = []
-        cdef cydriver.CUDA_MEMCPY3D params
-        _fill_memcpy(&params, _operand(dst, None, "dst", keep), _operand(src, None, "src", keep), size)
-        cdef cydriver.CUcontext context = _current_context()
-        cdef cydriver.CUgraphExec graph = self._graph._live()
-        cdef cydriver.CUgraphNode node = self._node._live()
-        with nogil:
-            HANDLE_RETURN(cydriver.cuGraphExecMemcpyNodeSetParams(graph, node, &params, context))
-        self._graph._keepalive.extend(keep)
-
-    @property
-    def is_enabled(self) -> bool:
-        """Whether this node runs in the executable graph."""
-        return _is_enabled(self)
-
-    def enable(self) -> None:
-        """Run this node in future launches."""
-        _set_enabled(self, 1)
-
-    def disable(self) -> None:
-        """Skip this node in future launches."""
-        _set_enabled(self, 0)
-
-
-cdef class ExecutableChildGraphNode(ExecutableGraphNode):
-    """An executable child graph node."""
-
-    def update(self, child) -> None:
-        """Run ``child`` (same topology as the embedded graph) in future launches."""
-        if not isinstance(child, GraphDefinition):
-            raise TypeError(f"child must be a GraphDefinition, not {type(child).__name__}")
-        cdef cydriver.CUgraph child_graph = (<GraphDefinition>child)._live()
-        cdef cydriver.CUgraphExec graph = self._graph._live()
-        cdef cydriver.CUgraphNode node = self._node._live()
-        with nogil:
-            HANDLE_RETURN(cydriver.cuGraphExecChildGraphNodeSetParams(graph, node, child_graph))
-        self._graph._keepalive.extend((<GraphDefinition>child)._keepalive)
-
-
-cdef class ExecutableEventRecordNode(ExecutableGraphNode):
-    """An executable event record node."""
-
-    def update(self, event) -> None:
-        """Record ``event`` in future launches."""
-        cdef cydriver.CUevent handle = _event_handle(event)
-        cdef cydriver.CUgraphExec graph = self._graph._live()
-        cdef cydriver.CUgraphNode node = self._node._live()
-        with nogil:
-            HANDLE_RETURN(cydriver.cuGraphExecEventRecordNodeSetEvent(graph, node, handle))
-        self._graph._keepalive.append(event)
-
-
-cdef class ExecutableEventWaitNode(ExecutableGraphNode):
-    """An executable event wait node."""
-
-    def update(self, event) -> None:
-        """Wait on ``event`` in future launches."""
-        cdef cydriver.CUevent handle = _event_handle(event)
-        cdef cydriver.CUgraphExec graph = self._graph._live()
-        cdef cydriver.CUgraphNode node = self._node._live()
-        with nogil:
-            HANDLE_RETURN(cydriver.cuGraphExecEventWaitNodeSetEvent(graph, node, handle))
-        self._graph._keepalive.append(event)
-
-
-cdef class ExecutableHostCallbackNode(ExecutableGraphNode):
-    """An executable host callback node."""
-
-    def update(self, fn, *, user_data=None) -> None:
-        """Call ``fn`` (as :meth:`GraphNode.callback` takes it) in future launches. Callbacks
-        must not call CUDA."""
-        cdef list keep = []
-        cdef cydriver.CUDA_HOST_NODE_PARAMS params
-        resolve_host_callback(fn, user_data, &params.fn, &params.userData, keep)
-        cdef cydriver.CUgraphExec graph = self._graph._live()
-        cdef cydriver.CUgraphNode node = self._node._live()
-        with nogil:
-            HANDLE_RETURN(cydriver.cuGraphExecHostNodeSetParams(graph, node, &params))
-        self._graph._keepalive.extend(keep)
-
-
-cdef object executable_node(Graph graph, object node):
-    if not isinstance(node, GraphNode):
-        raise TypeError(f"graph[...] takes a GraphNode of the definition the graph came from, "
-                        f"not {type(node).__name__}")
-    if isinstance(node, KernelNode):
-        view_type = ExecutableKernelNode
-    elif isinstance(node, MemsetNode):
-        view_type = ExecutableMemsetNode
-    elif isinstance(node, MemcpyNode):
-        view_type = ExecutableMemcpyNode
-    elif isinstance(node, ChildGraphNode):
-        view_type = ExecutableChildGraphNode
-    elif isinstance(node, EventRecordNode):
-        view_type = ExecutableEventRecordNode
-    elif isinstance(node, EventWaitNode):
-        view_type = ExecutableEventWaitNode
-    elif isinstance(node, HostCallbackNode):
-        view_type = ExecutableHostCallbackNode
-    else:
-        raise TypeError(f"{type(node).__name__} nodes cannot be updated in an executable graph")
-    cdef ExecutableGraphNode view = view_type.__new__(view_type)
-    view._graph = graph
-    view._node = node
-    return view
+include "_executable_nodes.pxi"

@@ -14,6 +14,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from cuda.core.system import typing
+from cuda.core.system._nvml_support import EXCEPTION_NAMES as _EXCEPTION_NAMES
 from cuda.core.system._nvml_support import NVML_IS_COMPATIBLE as _NVML_IS_COMPATIBLE
 from cuda.core.system._nvml_support import require_nvml as _require_nvml
 from cuda.core.system._system import *  # noqa: F403
@@ -26,15 +27,6 @@ if TYPE_CHECKING:
 
 _DEVICE_NAMES = ("Device", "get_p2p_status", "get_topology_common_ancestor", "NvlinkInfo")
 _EVENT_NAMES = ("register_events",)
-_EXCEPTION_NAMES = (
-    "AlreadyInitializedError", "ArgumentVersionMismatchError", "CorruptedInforomError", "DeprecatedError",
-    "DriverNotLoadedError", "FreqNotSupportedError", "FunctionNotFoundError", "GpuIsLostError", "GpuNotFoundError",
-    "InUseError", "InsufficientPowerError", "InsufficientResourcesError", "InsufficientSizeError",
-    "InvalidArgumentError", "InvalidStateError", "IrqIssueError", "LibRmVersionMismatchError",
-    "LibraryNotFoundError", "MemoryError", "NoDataError", "NoPermissionError", "NotFoundError", "NotReadyError",
-    "NotSupportedError", "NvmlError", "OperatingSystemError", "ResetRequiredError", "ResetTypeNotSupportedError",
-    "TimeoutError", "UninitializedError", "UnknownError", "VgpuEccNotSupportedError",
-)
 # Each NVML name -> the submodule that defines it, imported on first use.
 _NVML_NAMES = {**dict.fromkeys(_DEVICE_NAMES, "_device"), **dict.fromkeys(_EVENT_NAMES, "_system_events"),
                **dict.fromkeys(_EXCEPTION_NAMES, "exceptions")}

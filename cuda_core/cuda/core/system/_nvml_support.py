@@ -1,6 +1,7 @@
 """Whether the installed cuda-bindings has the NVML bindings cuda.core.system needs, decided
-without importing them (``import cuda.core`` stays free of NVML), and the one error raised
-when it has not."""
+without importing them (``import cuda.core`` stays free of NVML), the one error raised when
+it has not, and the names of NVML's exception classes that cuda.core.system re-exports,
+known without importing them too."""
 
 from __future__ import annotations
 
@@ -10,7 +11,19 @@ from types import ModuleType
 
 import cuda.bindings
 
-__all__ = ["NVML_IS_COMPATIBLE", "NvmlUnavailableError", "require_nvml"]
+__all__ = ["EXCEPTION_NAMES", "NVML_IS_COMPATIBLE", "NvmlUnavailableError", "require_nvml"]
+
+# cuda.bindings.nvml's exception classes, which cuda.core.system.exceptions (and cuda.core.system)
+# re-export under these names: written here once, where cuda.core.system can name them without NVML.
+EXCEPTION_NAMES = (
+    "AlreadyInitializedError", "ArgumentVersionMismatchError", "CorruptedInforomError", "DeprecatedError",
+    "DriverNotLoadedError", "FreqNotSupportedError", "FunctionNotFoundError", "GpuIsLostError", "GpuNotFoundError",
+    "InUseError", "InsufficientPowerError", "InsufficientResourcesError", "InsufficientSizeError",
+    "InvalidArgumentError", "InvalidStateError", "IrqIssueError", "LibRmVersionMismatchError",
+    "LibraryNotFoundError", "MemoryError", "NoDataError", "NoPermissionError", "NotFoundError", "NotReadyError",
+    "NotSupportedError", "NvmlError", "OperatingSystemError", "ResetRequiredError", "ResetTypeNotSupportedError",
+    "TimeoutError", "UninitializedError", "UnknownError", "VgpuEccNotSupportedError",
+)
 
 # The first cuda-bindings of each major whose cuda.bindings.nvml has every call cuda.core.system makes.
 _MINIMUM_BINDINGS = {12: (12, 9, 6), 13: (13, 2, 0)}

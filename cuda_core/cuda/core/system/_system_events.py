@@ -12,13 +12,15 @@ from cuda.core.system._nvml_support import require_nvml
 nvml = require_nvml("cuda.core.system.register_events")
 
 from cuda.core.system import _device, _nvml_context  # noqa: E402
+from cuda.core.system._conversions import inverse  # noqa: E402
+from cuda.core.system._events import event_mask  # noqa: E402
 from cuda.core.system.typing import SystemEventType  # noqa: E402
 
 __all__ = ["register_events"]
 
 _SYSTEM_EVENT_TYPE_MAPPING = {SystemEventType.UNBIND: nvml.SystemEventType.GPU_DRIVER_UNBIND,
                               SystemEventType.BIND: nvml.SystemEventType.GPU_DRIVER_BIND}
-_SYSTEM_EVENT_TYPES_BY_VALUE = _device._inverse(_SYSTEM_EVENT_TYPE_MAPPING)
+_SYSTEM_EVENT_TYPES_BY_VALUE = inverse(_SYSTEM_EVENT_TYPE_MAPPING)
 
 
 def _pci_bus_id_from_gpu_id(gpu_id: int) -> str:
@@ -71,7 +73,7 @@ class RegisteredSystemEvents:
 
     def __init__(self, events: SystemEventType | str | list[SystemEventType | str]) -> None:
         self._set = 0
-        mask = _device._event_mask(events, _SYSTEM_EVENT_TYPE_MAPPING, SystemEventType, "events")
+        mask = event_mask(events, _SYSTEM_EVENT_TYPE_MAPPING, SystemEventType, "events")
         _nvml_context.initialize()
         self._set = nvml.system_event_set_create()
         try:

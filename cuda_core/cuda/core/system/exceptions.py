@@ -2,79 +2,18 @@
 
 They are cuda.bindings.nvml's own classes (so ``except cuda.core.system.NotFoundError``
 catches what the bindings raise); NvmlError is the base of all of them. Importing this
-module without NVML bindings raises an ImportError that says what to install.
+module without NVML bindings raises an ImportError that says what to install. Their names
+are written once, in cuda.core.system._nvml_support (cuda.core.system names them without
+importing NVML); here each is bound to the bindings' class of that name.
 """
 
-from cuda.core.system._nvml_support import require_nvml
+from cuda.core.system._nvml_support import EXCEPTION_NAMES, require_nvml
 
-__all__ = [
-    "AlreadyInitializedError",
-    "ArgumentVersionMismatchError",
-    "CorruptedInforomError",
-    "DeprecatedError",
-    "DriverNotLoadedError",
-    "FreqNotSupportedError",
-    "FunctionNotFoundError",
-    "GpuIsLostError",
-    "GpuNotFoundError",
-    "InUseError",
-    "InsufficientPowerError",
-    "InsufficientResourcesError",
-    "InsufficientSizeError",
-    "InvalidArgumentError",
-    "InvalidStateError",
-    "IrqIssueError",
-    "LibRmVersionMismatchError",
-    "LibraryNotFoundError",
-    "MemoryError",
-    "NoDataError",
-    "NoPermissionError",
-    "NotFoundError",
-    "NotReadyError",
-    "NotSupportedError",
-    "NvmlError",
-    "OperatingSystemError",
-    "ResetRequiredError",
-    "ResetTypeNotSupportedError",
-    "TimeoutError",
-    "UninitializedError",
-    "UnknownError",
-    "VgpuEccNotSupportedError",
-]
+__all__ = list(EXCEPTION_NAMES)
 
 _nvml = require_nvml("cuda.core.system.exceptions")
 
-NvmlError = _nvml.NvmlError
-AlreadyInitializedError = _nvml.AlreadyInitializedError
-ArgumentVersionMismatchError = _nvml.ArgumentVersionMismatchError
-CorruptedInforomError = _nvml.CorruptedInforomError
-DeprecatedError = _nvml.DeprecatedError
-DriverNotLoadedError = _nvml.DriverNotLoadedError
-FreqNotSupportedError = _nvml.FreqNotSupportedError
-FunctionNotFoundError = _nvml.FunctionNotFoundError
-GpuIsLostError = _nvml.GpuIsLostError
-GpuNotFoundError = _nvml.GpuNotFoundError
-InUseError = _nvml.InUseError
-InsufficientPowerError = _nvml.InsufficientPowerError
-InsufficientResourcesError = _nvml.InsufficientResourcesError
-InsufficientSizeError = _nvml.InsufficientSizeError
-InvalidArgumentError = _nvml.InvalidArgumentError
-InvalidStateError = _nvml.InvalidStateError
-IrqIssueError = _nvml.IrqIssueError
-LibRmVersionMismatchError = _nvml.LibRmVersionMismatchError
-LibraryNotFoundError = _nvml.LibraryNotFoundError
-MemoryError = _nvml.MemoryError  # noqa: A001 - NVML's name, shadowing the builtin only here
-NoDataError = _nvml.NoDataError
-NoPermissionError = _nvml.NoPermissionError
-NotFoundError = _nvml.NotFoundError
-NotReadyError = _nvml.NotReadyError
-NotSupportedError = _nvml.NotSupportedError
-OperatingSystemError = _nvml.OperatingSystemError
-ResetRequiredError = _nvml.ResetRequiredError
-ResetTypeNotSupportedError = _nvml.ResetTypeNotSupportedError
-TimeoutError = _nvml.TimeoutError  # noqa: A001
-UninitializedError = _nvml.UninitializedError
-UnknownError = _nvml.UnknownError
-VgpuEccNotSupportedError = _nvml.VgpuEccNotSupportedError
+# MemoryError and TimeoutError are NVML's here, shadowing the builtins in this module only.
+globals().update({name: getattr(_nvml, name) for name in __all__})
 
-del _nvml, require_nvml
+del _nvml, require_nvml, EXCEPTION_NAMES

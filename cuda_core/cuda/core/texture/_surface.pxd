@@ -1,12 +1,5 @@
-cimport cuda.bindings.cydriver as cydriver
+from cuda.core.texture._texture cimport _BindlessObject
 
 
-cdef class SurfaceObject:
-    cdef:
-        cydriver.CUsurfObject _handle  # 0 once closed
-        cydriver.CUcontext _context    # current at creation; made current again to destroy
-        object _source_ref             # the ResourceDescriptor, for introspection
-        object _keepalive              # the backing array's storage
-        int _device_id
-
-    cpdef close(self)
+cdef class SurfaceObject(_BindlessObject):
+    cdef object _source_ref  # the ResourceDescriptor, for introspection

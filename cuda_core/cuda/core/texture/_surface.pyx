@@ -7,14 +7,14 @@ keeps its storage alive. In a kernel it is the 64-bit cudaSurfaceObject_t.
 cimport cuda.bindings.cydriver as cydriver
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device
 from cuda.core.texture._array cimport OpaqueArray
-from cuda.core.texture._texture cimport _fill_resource_desc, destroy_in_context
+from cuda.core.texture._texture cimport _BindlessObject, _fill_resource_desc
 
 from cuda.core.texture._texture import ResourceDescriptor
 
 __all__ = ['SurfaceObject']
 
 
-cdef class SurfaceObject:
+cdef class SurfaceObject(_BindlessObject):
     """A bindless surface (CUsurfObject) for typed loads and stores in kernels over an
     OpaqueArray made with is_surface_load_store=True; in a kernel it is the 64-bit
     cudaSurfaceObject_t. It keeps the array's storage alive until closed. Made by
@@ -24,45 +24,9 @@ cdef class SurfaceObject:
         raise RuntimeError("SurfaceObject cannot be instantiated directly: use Device.create_surface_object()")
 
     @property
-    def handle(self):
-        """The CUsurfObject as an int (0 once closed): the kernel's 64-bit argument."""
-        return self._handle
-
-    @property
-    def is_closed(self) -> bool:
-        """Whether close() was called."""
-        return self._handle == 0
-
-    @property
     def resource(self):
         """The ResourceDescriptor the surface was made over."""
         return self._source_ref
-
-    @property
-    def device(self):
-        """The Device the surface was made on."""
-        from cuda.core._device import Device
-        return Device(self._device_id)
-
-    cpdef close(self):
-        """Destroy the CUsurfObject and let go of the array. Idempotent."""
-        cdef cydriver.CUsurfObject handle = self._handle
-        self._handle = 0
-        self._keepalive = None
-        if handle != 0:
-            destroy_in_context(self._context, handle, True, True)
-
-    def __dealloc__(self):
-        # Errors are ignored: at exit the context may be gone, and the surface with it.
-        if self._handle != 0:
-            destroy_in_context(self._context, self._handle, True, False)
-        self._handle = 0
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        self.close()
 
     def __repr__(self):
         if self._handle == 0:
@@ -93,6 +57,7 @@ def _create_surface_object(resource):
     cdef SurfaceObject surface = SurfaceObject.__new__(SurfaceObject)
     surface._handle = handle
     surface._context = context
+    surface._surface = True
     surface._source_ref = resource
     surface._keepalive = keepalive
     surface._device_id = max(current_device(), 0)

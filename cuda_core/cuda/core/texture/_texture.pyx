@@ -340,8 +340,8 @@ cdef cydriver.CUarray_format _resource_format(object resource):
     return <cydriver.CUarray_format><int>_ARRAYFORMAT_TO_CU[resource._format]
 
 
-cdef int destroy_in_context(cydriver.CUcontext context, unsigned long long handle, bint surface,
-                            bint checked) except -1:
+cdef int _destroy_in_context(cydriver.CUcontext context, unsigned long long handle, bint surface,
+                             bint checked) except -1:
     """Destroy a texture (or ``surface``) object with ``context``, the one current when it was
     made (NULL: the current one), made current around the call. ``checked``: raise the
     driver's errors (close); else ignore them and skip the destroy when the context cannot be
@@ -369,23 +369,55 @@ cdef int destroy_in_context(cydriver.CUcontext context, unsigned long long handl
     return 0
 
 
-cdef class TextureObject:
-    """A bindless texture (CUtexObject) for sampled reads in kernels; in a kernel it is the
-    64-bit cudaTextureObject_t. It keeps its backing memory alive until closed. Made by
-    Device.create_texture_object()."""
-
-    def __init__(self, *args, **kwargs):
-        raise RuntimeError("TextureObject cannot be instantiated directly: use Device.create_texture_object()")
+cdef class _BindlessObject:
+    """What TextureObject and SurfaceObject share: a bindless object's handle, made in a
+    context and destroyed in it (close(), ``with``, or collection), and the memory it reads,
+    kept alive until then."""
 
     @property
     def handle(self):
-        """The CUtexObject as an int (0 once closed): the kernel's 64-bit argument."""
+        """The CUtexObject or CUsurfObject as an int (0 once closed): the kernel's 64-bit argument."""
         return self._handle
 
     @property
     def is_closed(self) -> bool:
         """Whether close() was called."""
         return self._handle == 0
+
+    @property
+    def device(self):
+        """The Device the object was made on."""
+        from cuda.core._device import Device
+        return Device(self._device_id)
+
+    cpdef close(self):
+        """Destroy the object's handle and let go of its backing memory. Idempotent."""
+        cdef unsigned long long handle = self._handle
+        self._handle = 0
+        self._keepalive = None
+        if handle != 0:
+            _destroy_in_context(self._context, handle, self._surface, True)
+
+    def __dealloc__(self):
+        # Errors are ignored: at exit the context may be gone, and the object with it.
+        if self._handle != 0:
+            _destroy_in_context(self._context, self._handle, self._surface, False)
+        self._handle = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self.close()
+
+
+cdef class TextureObject(_BindlessObject):
+    """A bindless texture (CUtexObject) for sampled reads in kernels; in a kernel it is the
+    64-bit cudaTextureObject_t. It keeps its backing memory alive until closed. Made by
+    Device.create_texture_object()."""
+
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError("TextureObject cannot be instantiated directly: use Device.create_texture_object()")
 
     @property
     def resource(self):
@@ -396,32 +428,6 @@ cdef class TextureObject:
     def options(self):
         """The TextureObjectOptions the texture was made with."""
         return self._options
-
-    @property
-    def device(self):
-        """The Device the texture was made on."""
-        from cuda.core._device import Device
-        return Device(self._device_id)
-
-    cpdef close(self):
-        """Destroy the CUtexObject and let go of the backing memory. Idempotent."""
-        cdef cydriver.CUtexObject handle = self._handle
-        self._handle = 0
-        self._keepalive = None
-        if handle != 0:
-            destroy_in_context(self._context, handle, False, True)
-
-    def __dealloc__(self):
-        # Errors are ignored: at exit the context may be gone, and the texture with it.
-        if self._handle != 0:
-            destroy_in_context(self._context, self._handle, False, False)
-        self._handle = 0
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        self.close()
 
     def __repr__(self):
         if self._handle == 0:
