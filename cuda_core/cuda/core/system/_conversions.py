@@ -8,7 +8,7 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, Any
 
-from cuda.core.system._nvml_support import require_nvml
+from cuda.core.system._nvml_support import nvml_member, require_nvml
 
 # First, so that without NVML bindings the ImportError names what was asked for.
 nvml = require_nvml("cuda.core.system.Device")
@@ -16,7 +16,7 @@ nvml = require_nvml("cuda.core.system.Device")
 if TYPE_CHECKING:
     from cuda.core.system._device import Device
 
-ENABLED = int(nvml.EnableState.ENABLED)
+ENABLED = int(nvml_member(nvml.EnableState, "ENABLED"))
 
 
 def by_name(ours: type[enum.Enum], theirs: Any, renames: dict[str, str] | None = None) -> dict:
@@ -25,7 +25,7 @@ def by_name(ours: type[enum.Enum], theirs: Any, renames: dict[str, str] | None =
     renames = renames or {}
     mapping = {}
     for member in ours:
-        value = getattr(theirs, renames.get(member.name, member.name), None)
+        value = nvml_member(theirs, renames.get(member.name, member.name), None)
         if value is not None:
             mapping[member] = value
     return mapping

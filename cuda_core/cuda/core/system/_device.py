@@ -18,7 +18,7 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from cuda.core.system._nvml_support import require_nvml
+from cuda.core.system._nvml_support import nvml_member, require_nvml
 
 # First, so that without NVML bindings the ImportError names what was asked for.
 nvml = require_nvml("cuda.core.system.Device")
@@ -82,8 +82,8 @@ _BRANDS = {"UNKNOWN": "Unknown", "QUADRO": "Quadro", "TESLA": "Tesla", "NVS": "N
            "NVIDIA_VCS": "NVIDIA VCS", "NVIDIA_VWS": "NVIDIA VWS", "NVIDIA_CLOUD_GAMING": "NVIDIA Cloud Gaming",
            "NVIDIA_VGAMING": "NVIDIA vGaming", "QUADRO_RTX": "Quadro RTX", "NVIDIA_RTX": "NVIDIA RTX",
            "NVIDIA": "NVIDIA", "GEFORCE_RTX": "GeForce RTX", "TITAN_RTX": "Titan RTX"}
-_BRAND_TYPE_MAPPING = {getattr(nvml.BrandType, name): text for name, text in _BRANDS.items()
-                       if hasattr(nvml.BrandType, name)}
+_BRAND_TYPE_MAPPING = {nvml_member(nvml.BrandType, name): text for name, text in _BRANDS.items()
+                       if nvml_member(nvml.BrandType, name, None) is not None}
 _BRAND_NAMES = {int(member): text for member, text in _BRAND_TYPE_MAPPING.items()}
 _WORD_BITS = 64  # NVML's CPU and node sets are arrays of 64-bit unsigned longs on 64-bit Linux
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from cuda.core.system._nvml_support import require_nvml
+from cuda.core.system._nvml_support import nvml_member, require_nvml
 
 # First, so that without NVML bindings the ImportError names what was asked for.
 nvml = require_nvml("cuda.core.system.Device")
@@ -17,7 +17,7 @@ from cuda.core.system.typing import FieldId  # noqa: E402
 _VALUE_MEMBERS = {"DOUBLE": "d_val", "UNSIGNED_INT": "ui_val", "UNSIGNED_LONG": "ul_val",
                   "UNSIGNED_LONG_LONG": "ull_val", "SIGNED_LONG_LONG": "sll_val", "SIGNED_INT": "si_val",
                   "UNSIGNED_SHORT": "us_val"}
-_VALUE_FIELDS = {int(getattr(nvml.ValueType, name)): field for name, field in _VALUE_MEMBERS.items()}
+_VALUE_FIELDS = {int(nvml_member(nvml.ValueType, name)): field for name, field in _VALUE_MEMBERS.items()}
 
 
 def _scalar(value: Any) -> Any:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from types import ModuleType
+from typing import Any
 
 import cuda.bindings
 
@@ -80,3 +81,27 @@ def require_nvml(what: str) -> ModuleType:
     if not NVML_IS_COMPATIBLE:
         raise NvmlUnavailableError(_unavailable_message(what), name="cuda.bindings.nvml")
     return importlib.import_module("cuda.bindings.nvml")
+
+
+_NO_DEFAULT = object()
+
+
+def nvml_member(enum_type: Any, name: str, default: Any = _NO_DEFAULT) -> Any:
+    """NVML's member ``name`` of ``enum_type`` (an enum of cuda.bindings.nvml).
+
+    cuda-bindings 13.2 to 13.4 spell the members of some NVML enums with the enum's prefix
+    (CoolerTarget.THERMAL_GPU, EnableState.FEATURE_ENABLED, PcieUtilCounter.PCIE_UTIL_RX_BYTES);
+    12.9.10 and 13.5 also have them without it (GPU, ENABLED, RX_BYTES), the names cuda.core
+    uses. Either is found here; ``default`` where neither is, else an AttributeError naming both.
+    """
+    found = getattr(enum_type, name, None)
+    if found is None:
+        prefixed = [member for member in dir(enum_type) if member.isupper() and member.endswith("_" + name)]
+        if len(prefixed) == 1:
+            found = getattr(enum_type, prefixed[0])
+    if found is not None:
+        return found
+    if default is not _NO_DEFAULT:
+        return default
+    raise AttributeError(f"the installed cuda-bindings' nvml.{enum_type.__name__} has no {name} (nor *_{name}): "
+                         f"install cuda-bindings 12.9.10+ or 13.2+")

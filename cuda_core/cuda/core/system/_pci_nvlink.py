@@ -7,7 +7,7 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any
 
-from cuda.core.system._nvml_support import require_nvml
+from cuda.core.system._nvml_support import nvml_member, require_nvml
 
 # First, so that without NVML bindings the ImportError names what was asked for.
 nvml = require_nvml("cuda.core.system.Device")
@@ -17,9 +17,9 @@ from cuda.core.system._conversions import ENABLED  # noqa: E402
 if TYPE_CHECKING:
     from cuda.core.system._device import Device
 
-_NVLINK_VERSION_MAPPING = {getattr(nvml.NvlinkVersion, f"VERSION_{major}_{minor}"): (major, minor)
+_NVLINK_VERSION_MAPPING = {nvml_member(nvml.NvlinkVersion, f"VERSION_{major}_{minor}"): (major, minor)
                            for major, minor in ((1, 0), (2, 0), (2, 2), (3, 0), (3, 1), (4, 0), (5, 0), (6, 0))
-                           if hasattr(nvml.NvlinkVersion, f"VERSION_{major}_{minor}")}
+                           if nvml_member(nvml.NvlinkVersion, f"VERSION_{major}_{minor}", None) is not None}
 _NVLINK_VERSIONS = {int(member): version for member, version in _NVLINK_VERSION_MAPPING.items()}
 
 
@@ -139,12 +139,12 @@ class PciInfo:
     @property
     def rx_throughput(self) -> int:
         """PCIe reception throughput over the last 20 ms, in KB/s."""
-        return int(nvml.device_get_pcie_throughput(self._handle, nvml.PcieUtilCounter.RX_BYTES))
+        return int(nvml.device_get_pcie_throughput(self._handle, nvml_member(nvml.PcieUtilCounter, "RX_BYTES")))
 
     @property
     def tx_throughput(self) -> int:
         """PCIe transmission throughput over the last 20 ms, in KB/s."""
-        return int(nvml.device_get_pcie_throughput(self._handle, nvml.PcieUtilCounter.TX_BYTES))
+        return int(nvml.device_get_pcie_throughput(self._handle, nvml_member(nvml.PcieUtilCounter, "TX_BYTES")))
 
     @property
     def replay_counter(self) -> int:

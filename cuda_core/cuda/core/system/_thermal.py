@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cuda.core.system._nvml_support import require_nvml
+from cuda.core.system._nvml_support import nvml_member, require_nvml
 
 # First, so that without NVML bindings the ImportError names what was asked for.
 nvml = require_nvml("cuda.core.system.Device")
@@ -25,8 +25,8 @@ from cuda.core.system.typing import (  # noqa: E402
 _COOLER_CONTROL_MAPPING = by_name(CoolerControl, nvml.CoolerControl)
 _COOLER_CONTROLS = inverse(_COOLER_CONTROL_MAPPING)
 # THERMAL_GPU_RELATED is GPU | MEMORY | POWER_SUPPLY: targets are read bit by bit.
-_COOLER_TARGET_MAPPING = {CoolerTarget.GPU: nvml.CoolerTarget.GPU, CoolerTarget.MEMORY: nvml.CoolerTarget.MEMORY,
-                          CoolerTarget.POWER_SUPPLY: nvml.CoolerTarget.POWER_SUPPLY}
+_COOLER_TARGET_MAPPING = {ours: nvml_member(nvml.CoolerTarget, ours.name)
+                          for ours in (CoolerTarget.GPU, CoolerTarget.MEMORY, CoolerTarget.POWER_SUPPLY)}
 _COOLER_TARGET_BITS = {member: int(value) for member, value in _COOLER_TARGET_MAPPING.items()}
 _FAN_CONTROL_POLICY_MAPPING = by_name(FanControlPolicy, nvml.FanControlPolicy,
                                       {"TEMPERATURE_CONTROLLED": "TEMPERATURE_CONTINUOUS_SW"})
@@ -155,7 +155,7 @@ class Temperature:
 
     def get_sensor(self) -> int:
         """The GPU's temperature, in degrees C."""
-        return int(nvml.device_get_temperature_v(self._handle, nvml.TemperatureSensors.GPU))
+        return int(nvml.device_get_temperature_v(self._handle, nvml_member(nvml.TemperatureSensors, "GPU")))
 
     def get_threshold(self, threshold_type: TemperatureThresholds | str) -> int:
         """The temperature threshold ``threshold_type``, in degrees C."""

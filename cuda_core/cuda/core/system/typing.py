@@ -11,7 +11,7 @@ import enum
 from typing import Any
 
 from cuda.core._utils.pycompat import StrEnum
-from cuda.core.system._nvml_support import NVML_IS_COMPATIBLE, require_nvml
+from cuda.core.system._nvml_support import NVML_IS_COMPATIBLE, nvml_member, require_nvml
 
 __all__ = [
     "AddressingMode",
@@ -233,7 +233,7 @@ _ARCHITECTURES = ("KEPLER", "MAXWELL", "PASCAL", "VOLTA", "TURING", "AMPERE", "A
 def _make_device_arch() -> type:
     """DeviceArch: an IntEnum with NVML's values, whose order is the architectures' order."""
     nvml = require_nvml("cuda.core.system.typing.DeviceArch")
-    members = {name: int(getattr(nvml.DeviceArch, name)) for name in _ARCHITECTURES}
+    members = {name: int(nvml_member(nvml.DeviceArch, name)) for name in _ARCHITECTURES}
     # Functional form: the values are NVML's, known only once cuda.bindings.nvml is imported.
     arch = enum.IntEnum("DeviceArch", members, module=__name__)  # type: ignore[misc]
     arch.__doc__ = "A device architecture; later ones compare greater."
