@@ -96,6 +96,14 @@ def test_dual_wheel_metadata_offers_both_extras(dual: Path) -> None:
     assert {build_info_of(wheel, f"_cu{m}/")["cuda_major"] for m in MAJORS} == set(MAJORS)
 
 
+
+def test_dual_wheel_keeps_the_headers_where_a_per_major_wheel_has_them(dual: Path) -> None:
+    names = Wheel.read(dual).contents
+    for header in ("utility.hpp", "layout.hpp", "dlpack.h", "aoti_shim.h"):
+        assert {f"cuda/core/_include/{header}", f"cuda/core/_cu12/_include/{header}",
+                f"cuda/core/_cu13/_include/{header}"} <= set(names), header
+
+
 def altered_copy(source: Path, target_dir: Path, **build_info: str) -> Path:
     """A copy of a wheel whose build info has the given values changed."""
     target_dir.mkdir(parents=True, exist_ok=True)
