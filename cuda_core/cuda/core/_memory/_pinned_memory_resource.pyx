@@ -74,8 +74,6 @@ cdef class PinnedMemoryResource(_MemPool):
     support them (``Device.properties.host_memory_pools_supported``); where they are missing,
     ``LegacyPinnedMemoryResource`` gives pinned memory without stream ordering."""
 
-    cdef int _numa_id
-
     def __init__(self, options=None):
         opts = options_of(PinnedMemoryResourceOptions, options)
         cdef int numa_id = -1 if opts is None else _numa_node(opts)
