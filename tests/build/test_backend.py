@@ -94,14 +94,18 @@ def test_two_venvs_of_one_python_and_major_get_two_build_dirs(venvs: dict[int, V
 @pytest.mark.network
 def test_an_isolated_editable_install_is_refused_before_building(make_checkout, venvs: dict[int, Venv]) -> None:
     """The isolated environment's tools are deleted after the install, but every import after an edit
-    needs them: refused with one line naming --no-build-isolation, and nothing is built."""
+    needs them: refused with one line naming the commands that make a venv holding them and install
+    from it, and nothing is built."""
     checkout = make_checkout("isolated-editable")
     venv = venvs[13]
     result = run([venv.python, "-m", "pip", "install", "--no-deps", "-e", checkout], venv.env(), checkout, check=False)
     assert result.returncode != 0
     refusals = [line for line in (result.stdout + result.stderr).splitlines() if "cuda-core: an editable install" in line]
     assert len(refusals) == 1, result.stdout + result.stderr
-    assert "pip install --no-build-isolation -e ." in refusals[0] and "temporary isolated environment" in refusals[0]
+    assert "temporary isolated environment" in refusals[0]
+    # Everything it takes, in one command line that works from a fresh clone.
+    assert ("python3 tools/dev/devenv.py cu13 && .venvs/cu13/bin/python -m pip install --no-build-isolation -e ."
+            in refusals[0])
     assert not (checkout / "build").exists()
 
 

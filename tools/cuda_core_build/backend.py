@@ -244,8 +244,9 @@ def refuse_isolated_editable() -> None:
     if not any(tools.is_relative_to(root) for root in installed):
         raise SystemExit(f"cuda-core: an editable install rebuilds on import with the build tools it was made with, "
                          f"but this build's tools are in a temporary isolated environment ({tools.parents[1]}) that "
-                         f"is deleted after the install: pip install -r requirements/build.txt, then "
-                         f"pip install --no-build-isolation -e .")
+                         f"is deleted after the install: make a venv that keeps them and install from it, in the "
+                         f"repository root: python3 tools/dev/devenv.py cu13 && "
+                         f".venvs/cu13/bin/python -m pip install --no-build-isolation -e . (cu12 for CUDA 12)")
 
 
 def _namespace_changes(wheel: Wheel, build_dir: Path) -> dict[str, bytes]:
