@@ -128,9 +128,10 @@ def test_metadata_requires_its_major_and_offers_only_its_extra() -> None:
     metadata = ("Metadata-Version: 2.1\nName: cuda-core\nRequires-Dist: cuda-pathfinder>=1.1\n"
                 'Provides-Extra: test\nRequires-Dist: pytest; extra == "test"\n\nREADME text\n')
     patched = backend.metadata_for_major(metadata, 12)
-    assert patched.splitlines()[:8] == ["Metadata-Version: 2.1", "Name: cuda-core",
+    assert patched.splitlines()[:9] == ["Metadata-Version: 2.1", "Name: cuda-core",
                                         "Requires-Dist: cuda-pathfinder>=1.1", "Requires-Dist: cuda-bindings==12.*",
                                         "Provides-Extra: test", 'Requires-Dist: pytest; extra == "test"',
-                                        "Provides-Extra: cu12", 'Requires-Dist: cuda-bindings==12.*; extra == "cu12"']
+                                        "Provides-Extra: cu12", 'Requires-Dist: cuda-bindings[all]==12.*; extra == "cu12"',
+                                        'Requires-Dist: cuda-toolkit==12.*; extra == "cu12"']
     assert "cu13" not in patched
     assert patched.endswith("\n\nREADME text\n")

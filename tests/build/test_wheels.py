@@ -92,7 +92,8 @@ def test_dual_wheel_metadata_offers_both_extras(dual: Path) -> None:
     header = metadata_header(wheel)
     assert not [line for line in header if line.startswith("Requires-Dist: cuda-bindings") and ";" not in line]
     for major in MAJORS:
-        assert f'Requires-Dist: cuda-bindings=={major}.*; extra == "cu{major}"' in header
+        assert f'Requires-Dist: cuda-bindings[all]=={major}.*; extra == "cu{major}"' in header
+        assert f'Requires-Dist: cuda-toolkit=={major}.*; extra == "cu{major}"' in header
     assert {build_info_of(wheel, f"_cu{m}/")["cuda_major"] for m in MAJORS} == set(MAJORS)
 
 
