@@ -1,4 +1,4 @@
-"""``python -m cuda.core [--json]``: what this build is, then the devices the driver sees."""
+"""``python -m cuda.core [--json] [--version]``: what this build is, then the devices the driver sees."""
 
 from __future__ import annotations
 
