@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from builds import MAJORS, SessionBuilds, Venv, copy_checkout, venv_for
+import devenv
+from builds import MAJORS, SessionBuilds, Uv, Venv, copy_checkout, venv_for
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -47,3 +48,9 @@ def make_checkout(tmp_path_factory: pytest.TempPathFactory):
     def make(name: str) -> Path:
         return copy_checkout(tmp_path_factory.mktemp(name))
     return make
+
+
+@pytest.fixture(scope="session")
+def uv(venvs: dict[int, Venv]) -> Uv:
+    """uv with a cache that outlives the session (under .venvs/, on the checkout's filesystem)."""
+    return Uv(venvs[MAJORS[-1]].bin / "uv", devenv.VENVS_DIR / "uv-cache")

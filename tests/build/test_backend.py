@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -94,14 +95,18 @@ def test_two_venvs_of_one_python_and_major_get_two_build_dirs(venvs: dict[int, V
 @pytest.mark.network
 def test_an_isolated_editable_install_is_refused_before_building(make_checkout, venvs: dict[int, Venv]) -> None:
     """The isolated environment's tools are deleted after the install, but every import after an edit
-    needs them: refused with one line naming --no-build-isolation, and nothing is built."""
+    needs them: refused with one line naming the commands that make a venv holding them and install
+    from it, and nothing is built."""
     checkout = make_checkout("isolated-editable")
     venv = venvs[13]
     result = run([venv.python, "-m", "pip", "install", "--no-deps", "-e", checkout], venv.env(), checkout, check=False)
     assert result.returncode != 0
     refusals = [line for line in (result.stdout + result.stderr).splitlines() if "cuda-core: an editable install" in line]
     assert len(refusals) == 1, result.stdout + result.stderr
-    assert "pip install --no-build-isolation -e ." in refusals[0] and "temporary isolated environment" in refusals[0]
+    assert "temporary isolated environment" in refusals[0]
+    # Everything it takes, in one command line that works from a fresh clone.
+    assert ("python3 tools/dev/devenv.py cu13 && .venvs/cu13/bin/python -m pip install --no-build-isolation -e ."
+            in refusals[0])
     assert not (checkout / "build").exists()
 
 
@@ -124,9 +129,41 @@ def test_metadata_requires_its_major_and_offers_only_its_extra() -> None:
     metadata = ("Metadata-Version: 2.1\nName: cuda-core\nRequires-Dist: cuda-pathfinder>=1.1\n"
                 'Provides-Extra: test\nRequires-Dist: pytest; extra == "test"\n\nREADME text\n')
     patched = backend.metadata_for_major(metadata, 12)
-    assert patched.splitlines()[:8] == ["Metadata-Version: 2.1", "Name: cuda-core",
+    assert patched.splitlines()[:9] == ["Metadata-Version: 2.1", "Name: cuda-core",
                                         "Requires-Dist: cuda-pathfinder>=1.1", "Requires-Dist: cuda-bindings==12.*",
                                         "Provides-Extra: test", 'Requires-Dist: pytest; extra == "test"',
-                                        "Provides-Extra: cu12", 'Requires-Dist: cuda-bindings==12.*; extra == "cu12"']
+                                        "Provides-Extra: cu12", 'Requires-Dist: cuda-bindings[all]==12.*; extra == "cu12"',
+                                        'Requires-Dist: cuda-toolkit==12.*; extra == "cu12"']
     assert "cu13" not in patched
     assert patched.endswith("\n\nREADME text\n")
+
+
+def test_an_isolated_build_is_for_the_major_of_the_bindings_where_it_installs(venvs: dict[int, Venv],
+                                                                              tmp_path: Path) -> None:
+    """pip runs the backend with the Python of the environment it installs into, its build tools
+    on PYTHONPATH: here the cu13 venv's tools and, as the target, the cu12 venv, which holds
+    cuda-bindings 12. The build is for CUDA 12 then, so pip keeps those bindings; a -Dcuda-major
+    given wins; and where the tools are the target's own (no isolation) nothing is added."""
+    code = ("import json, sys; from pathlib import Path; from cuda_core_build import backend; "
+            "sites = {m: [Path(p)] for m, p in json.loads(sys.argv[1]).items()}; "
+            "print(json.dumps([backend.for_install_target({}, sites['12']), "
+            "backend.for_install_target({'setup-args': '-Dcuda-major=13'}, sites['12']), "
+            "backend.for_install_target({}, sites['13']), backend.for_install_target({}, [Path(sys.argv[2])])]))")
+    sites = json.dumps({major: str(venv.site_packages) for major, venv in venvs.items()})
+    result = run([venvs[13].python, "-c", code, sites, tmp_path], venvs[13].env(PYTHONPATH=str(REPO_ROOT / "tools")),
+                 tmp_path)
+    target_12, asked_13, not_isolated, nothing_installed = json.loads(result.stdout.splitlines()[-1])
+    assert target_12 == [{"setup-args": ["-Dcuda-major=12"]}, facts.bindings_pin(12)]
+    assert f"cuda-bindings {facts.bindings_pin(12)} is installed in {venvs[12].site_packages}: building for CUDA 12" \
+        in result.stdout
+    assert asked_13 == [{"setup-args": "-Dcuda-major=13"}, None]
+    assert not_isolated == [{}, None] and nothing_installed == [{}, None]
+
+
+def test_the_header_wheels_are_of_the_installed_bindings_minor(nothing_found: Path) -> None:
+    """Built against a newer minor's cuda-bindings, the package may not load with the older ones
+    the target holds: the header wheels and bindings of their minor, where the matrix has it."""
+    asked_12 = {"setup-args": ["-Dcuda-major=12"]}
+    assert set(facts.requirements(facts.cuda_pins("12.8"))) <= set(backend.cuda_requirements(asked_12, "12.8.0"))
+    default = facts.requirements(facts.cuda_pins(facts.default_cell(12).cuda))
+    assert set(default) <= set(backend.cuda_requirements(asked_12, "12.6.3"))

@@ -31,12 +31,6 @@ MODULES = {"cuda.core._context": f"cuda_core/cuda/core/_context{SUFFIX}",
 TARGETS = ("cuda_core/cuda/core/_build_info.py", *MODULES.values())
 
 
-@pytest.fixture(scope="module")
-def uv(venvs: dict[int, Venv]) -> Uv:
-    """uv with a cache that outlives the session (under .venvs/, on the checkout's filesystem)."""
-    return Uv(venvs[facts.supported_majors()[-1]].bin / "uv", devenv.VENVS_DIR / "uv-cache")
-
-
 def scratch_venv(uv: Uv, root: Path, minor: str, tools: str = "newest") -> Venv:
     """A fresh venv with a tool set and one CUDA minor's cuda-bindings and header wheels."""
     python = devenv.find_python(facts.default_cell(int(minor.split(".")[0])).python)

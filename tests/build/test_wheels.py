@@ -2,8 +2,8 @@
 
 The per-major wheels are the session's builds packed by meson-python (``-Cbuild-dir``).
 Two tests build in full, isolated, as users do: ``python -m build`` (sdist, then a wheel
-from it) and ``pip install .`` into a fresh venv; both download the build requirements
-from PyPI.
+from it) and ``pip install .`` into a fresh venv that holds cuda-bindings 12; both download
+the build requirements from PyPI.
 """
 
 from __future__ import annotations
@@ -93,8 +93,16 @@ def test_dual_wheel_metadata_offers_both_extras(dual: Path) -> None:
     header = metadata_header(wheel)
     assert not [line for line in header if line.startswith("Requires-Dist: cuda-bindings") and ";" not in line]
     for major in MAJORS:
-        assert f'Requires-Dist: cuda-bindings=={major}.*; extra == "cu{major}"' in header
+        assert f'Requires-Dist: cuda-bindings[all]=={major}.*; extra == "cu{major}"' in header
+        assert f'Requires-Dist: cuda-toolkit=={major}.*; extra == "cu{major}"' in header
     assert {build_info_of(wheel, f"_cu{m}/")["cuda_major"] for m in MAJORS} == set(MAJORS)
+
+
+def test_dual_wheel_keeps_the_headers_where_a_per_major_wheel_has_them(dual: Path) -> None:
+    names = Wheel.read(dual).contents
+    for header in ("utility.hpp", "layout.hpp", "dlpack.h", "aoti_shim.h"):
+        assert {f"cuda/core/_include/{header}", f"cuda/core/_cu12/_include/{header}",
+                f"cuda/core/_cu13/_include/{header}"} <= set(names), header
 
 
 def altered_copy(source: Path, target_dir: Path, **build_info: str) -> Path:
@@ -195,44 +203,57 @@ def test_extension_modules_are_reproducible_across_build_paths(python_m_build: P
     assert not differing, differing
 
 
+@dataclass
+class FreshVenv:
+    root: Path
+    output: str  # pip's, with -v: the backend's lines
+
+
 @pytest.fixture(scope="module")
-def fresh_venv(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """README's first command, for real: `pip install .` (isolated; build requirements and, where
-    no complete toolkit is found, NVIDIA's header wheels from PyPI) into a fresh venv."""
+def fresh_venv(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.TempPathFactory) -> FreshVenv:
+    """README's first command, for real, as issue 28's user ran it: `pip install .` (isolated;
+    build requirements and NVIDIA's header wheels from PyPI) into a fresh venv that already holds
+    cuda-bindings 12, with no CUDA 12 toolkit around (a CUDA 13 one may sit at /usr/local/cuda)."""
     checkout = make_checkout("isolated")
     fresh = tmp_path_factory.mktemp("fresh") / "venv"
     env = venvs[13].env(activated=False)
     run([sys.executable, "-m", "venv", fresh], env, checkout)
-    run([fresh / "bin/python", "-m", "pip", "install", "-q", checkout], env, checkout)
-    return fresh
+    run([fresh / "bin/python", "-m", "pip", "install", "-q", f"cuda-bindings=={facts.bindings_pin(12)}"], env, checkout)
+    result = run([fresh / "bin/python", "-m", "pip", "install", "-v", checkout], env, checkout)
+    return FreshVenv(fresh, result.stdout + result.stderr)
 
 
 @pytest.mark.slow
 @pytest.mark.network
-def test_isolated_pip_install_in_a_fresh_venv(fresh_venv: Path, venvs: dict[int, Venv], tmp_path: Path) -> None:
+def test_isolated_pip_install_keeps_the_installed_bindings(fresh_venv: FreshVenv, venvs: dict[int, Venv],
+                                                           tmp_path: Path) -> None:
+    """Built for the major of the cuda-bindings already there, so pip kept them, and says why."""
     env = venvs[13].env(activated=False)
-    report = json.loads(run([fresh_venv / "bin/python", "-m", "cuda.core", "--json"], env, tmp_path).stdout)
-    major = report["build"]["cuda_major"]
-    assert major in MAJORS
-    requires = run([fresh_venv / "bin/python", "-c", "import importlib.metadata as m; print(m.requires('cuda-core'))"],
-                   env, tmp_path).stdout
-    assert f"cuda-bindings=={major}.*" in requires
+    python = fresh_venv.root / "bin/python"
+    report = json.loads(run([python, "-m", "cuda.core", "--json"], env, tmp_path).stdout)
+    assert report["build"]["cuda_major"] == 12
+    assert report["cuda_bindings_installed"] == facts.bindings_pin(12)
+    assert f"cuda-bindings {facts.bindings_pin(12)} is installed in" in fresh_venv.output
+    assert "building for CUDA 12, which keeps it" in fresh_venv.output
+    requires = run([python, "-c", "import importlib.metadata as m; print(m.requires('cuda-core'))"], env, tmp_path).stdout
+    assert "cuda-bindings==12.*" in requires
 
 
 @pytest.mark.slow
 @pytest.mark.network
-def test_wrong_major_refuses_to_import_in_a_fresh_venv(fresh_venv: Path, builds: SessionBuilds,
+def test_wrong_major_refuses_to_import_in_a_fresh_venv(fresh_venv: FreshVenv, builds: SessionBuilds,
                                                        venvs: dict[int, Venv], tmp_path: Path) -> None:
-    """The cu12 wheel beside the fresh venv's CUDA 13 bindings (from PyPI): the clear ImportError."""
+    """The cu13 wheel beside the fresh venv's CUDA 12 bindings (from PyPI): the clear ImportError."""
     target = tmp_path / "site"
-    run([fresh_venv / "bin/python", "-m", "pip", "install", "-q", "--no-deps", "--target", target,
-         builds.wheel(12)], venvs[13].env(activated=False), tmp_path)
-    result = subprocess.run([fresh_venv / "bin/python", "-c", "import cuda.core"],
+    python = fresh_venv.root / "bin/python"
+    run([python, "-m", "pip", "install", "-q", "--no-deps", "--target", target, builds.wheel(13)],
+        venvs[13].env(activated=False), tmp_path)
+    result = subprocess.run([python, "-c", "import cuda.core"],
                             env=venvs[13].env(activated=False, PYTHONPATH=str(target)), cwd=tmp_path,
                             capture_output=True, text=True)
     assert result.returncode != 0
     last = result.stderr.strip().splitlines()[-1]
-    assert "built for CUDA 12" in last and "is for CUDA 13" in last and 'pip install "cuda-bindings==12.*"' in last
+    assert "built for CUDA 13" in last and "is for CUDA 12" in last and 'pip install "cuda-bindings==13.*"' in last
 
 
 # Sources of the package that stay out of its wheels on purpose, and why.

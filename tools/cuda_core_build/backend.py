@@ -6,6 +6,12 @@ What it adds to mesonpy, and why:
   requirements/matrix.ini and a cuda-bindings pinned to the major and minor of the headers
   the probe finds. With no usable headers at all it requires NVIDIA's header wheels as well
   (the newest major's default cell), so ``pip install .`` works with no toolkit on the machine.
+* An isolated build (pip's) with no ``-Dcuda-major`` builds for the major of the cuda-bindings
+  already installed where the package goes, so installing it keeps them: built for the other
+  major, the wheel would make pip replace them. pip runs the backend with the interpreter it
+  installs for, so that environment's site-packages are this interpreter's own (the build's
+  tools come from elsewhere). uv and ``python -m build`` run it in a build venv of their own,
+  which shows nothing of the target: there the headers found decide, as before.
 * Editable builds get the build directory ``build/<python tag>-cu<major>-<environment>``
   unless ``-Cbuild-dir`` is given, so no two venvs ever share one.
 * Editable builds are refused in an isolated build environment, whose tools are deleted
@@ -25,7 +31,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.metadata
 import os
+import re
 import shlex
 import shutil
 import site
@@ -78,16 +86,59 @@ def _probe_headers(config_settings: ConfigSettings) -> probe.Toolkit:
     return toolkit
 
 
-def header_wheels_of(major: int, why: str) -> list[str]:
-    """NVIDIA's header wheels and the cuda-bindings of ``major``'s default cell."""
+def header_wheels_of(major: int, why: str, installed: str | None = None) -> list[str]:
+    """NVIDIA's header wheels and the cuda-bindings of a CUDA minor of ``major``: the minor of the
+    cuda-bindings ``installed`` where the package goes when the matrix has it (a build against a
+    newer minor's bindings may not load with older ones), else ``major``'s default cell's."""
     minor = facts.default_cell(major).cuda
+    installed_minor = ".".join((installed or "").split(".")[:2])
+    if installed_minor in facts.cuda_minors(major):
+        minor = installed_minor
     _log(f"{why}; building against NVIDIA's CUDA {minor} header wheels (requirements/matrix.ini)")
     return list(facts.requirements(facts.cuda_pins(minor)))
 
 
-def cuda_requirements(config_settings: ConfigSettings) -> list[str]:
+def install_site_dirs() -> list[Path]:
+    """Where this Python installs packages. pip runs the backend with the interpreter it installs
+    for, so in pip's isolated build these are the target environment's site-packages."""
+    paths = sysconfig.get_paths()
+    return list(dict.fromkeys(Path(paths[key]).resolve() for key in ("purelib", "platlib")))
+
+
+def tools_outside(site_dirs: list[Path]) -> bool:
+    """Whether this build's tools (mesonpy) come from outside ``site_dirs``: an isolated build."""
+    tools = Path(mesonpy.__file__).resolve()
+    return not any(tools.is_relative_to(directory.resolve()) for directory in site_dirs)
+
+
+def installed_bindings(site_dirs: list[Path]) -> str | None:
+    """The version of the cuda-bindings installed in ``site_dirs``, or None."""
+    for distribution in importlib.metadata.distributions(path=[str(d) for d in site_dirs]):
+        if re.sub(r"[-_.]+", "-", distribution.metadata["Name"] or "").lower() == "cuda-bindings":
+            return distribution.version
+    return None
+
+
+def for_install_target(config_settings: ConfigSettings, site_dirs: list[Path]) -> tuple[ConfigSettings, str | None]:
+    """The settings of an isolated build with no ``-Dcuda-major``, where ``site_dirs`` (the target
+    environment) hold cuda-bindings of a supported major: ``-Dcuda-major`` of that major added, so
+    that the wheel requires the bindings already there and pip keeps them. Returns the settings and
+    that cuda-bindings version (None where nothing was added)."""
+    if meson_option(config_settings, "cuda-major", "") or not tools_outside(site_dirs):
+        return config_settings, None
+    version = installed_bindings(site_dirs)
+    major = version.split(".")[0] if version else ""
+    if not major.isdigit() or int(major) not in facts.supported_majors():
+        return config_settings, None
+    _log(f"cuda-bindings {version} is installed in {site_dirs[0]}: building for CUDA {major}, which keeps it "
+         f"(-Csetup-args=-Dcuda-major=N builds for another major, and pip then installs its cuda-bindings)")
+    return {**(config_settings or {}), "setup-args": [*_setup_args(config_settings), f"-Dcuda-major={major}"]}, version
+
+
+def cuda_requirements(config_settings: ConfigSettings, installed: str | None = None) -> list[str]:
     """cuda-bindings for the headers found; or, where no headers the user pointed at are usable
-    for the major asked for, that major's header wheels plus bindings."""
+    for the major asked for, that major's header wheels plus bindings (of the minor of the
+    cuda-bindings ``installed`` in the target environment, where there are)."""
     explicit = meson_option(config_settings, "cuda-path", "") or os.environ.get("CUDA_PATH") \
         or os.environ.get("CUDA_HOME")
     try:
@@ -96,13 +147,13 @@ def cuda_requirements(config_settings: ConfigSettings) -> list[str]:
         if requested is not None and toolkit.major != requested and not explicit:
             # A toolkit nobody pointed at (/usr/local/cuda, the header wheels here) of another major.
             return header_wheels_of(requested, f"the CUDA {toolkit.major} headers found via {toolkit.found_via} are "
-                                               f"not the CUDA {requested} asked for")
+                                               f"not the CUDA {requested} asked for", installed)
         probe.check_toolkit(toolkit, meson_option(config_settings, "cuda-major", "auto"))
     except probe.MissingHeaders as err:
         if explicit:
             raise SystemExit(f"cuda-core: {err}") from None
         major = requested or (err.toolkit.major if err.toolkit else facts.supported_majors()[-1])
-        return header_wheels_of(major, str(err))
+        return header_wheels_of(major, str(err), installed)
     except probe.ProbeError as err:
         raise SystemExit(f"cuda-core: {err}") from None
     pin = probe.bindings_requirement(toolkit.major, toolkit.minor)
@@ -112,7 +163,8 @@ def cuda_requirements(config_settings: ConfigSettings) -> list[str]:
 
 def _requires(mesonpy_hook: Callable[[ConfigSettings], list[str]], config_settings: ConfigSettings) -> list[str]:
     probe.drop_editable_finders()  # a reinstall must not rebuild the installed editable
-    return [*mesonpy_hook(config_settings), *facts.requirements(facts.tool_pins()), *cuda_requirements(config_settings)]
+    settings, installed = for_install_target(config_settings, install_site_dirs())
+    return [*mesonpy_hook(settings), *facts.requirements(facts.tool_pins()), *cuda_requirements(settings, installed)]
 
 
 def get_requires_for_build_sdist(config_settings: ConfigSettings = None) -> list[str]:
@@ -215,7 +267,8 @@ def built_major(build_dir: Path) -> int:
 
 def build_wheel(wheel_directory: str, config_settings: ConfigSettings = None,
                 metadata_directory: str | None = None) -> str:
-    settings = dict(config_settings or {})
+    settings, _ = for_install_target(config_settings, install_site_dirs())
+    settings = dict(settings or {})
     with contextlib.ExitStack() as stack:
         if "build-dir" not in settings and "builddir" not in settings:
             # meson-python's own choice (a temporary directory beside the sources), made here so
@@ -256,8 +309,9 @@ def refuse_isolated_editable() -> None:
     if not any(tools.is_relative_to(root) for root in installed):
         raise SystemExit(f"cuda-core: an editable install rebuilds on import with the build tools it was made with, "
                          f"but this build's tools are in a temporary isolated environment ({tools.parents[1]}) that "
-                         f"is deleted after the install: pip install -r requirements/build.txt, then "
-                         f"pip install --no-build-isolation -e .")
+                         f"is deleted after the install: make a venv that keeps them and install from it, in the "
+                         f"repository root: python3 tools/dev/devenv.py cu13 && "
+                         f".venvs/cu13/bin/python -m pip install --no-build-isolation -e . (cu12 for CUDA 12)")
 
 
 def _namespace_changes(wheel: Wheel, build_dir: Path) -> dict[str, bytes]:

@@ -91,5 +91,8 @@ def join_metadata(lines: list[str], body: str) -> str:
 
 
 def bindings_extra(major: int) -> list[str]:
-    """The METADATA lines of the extra ``cuNN``, which requires that major's cuda-bindings."""
-    return [f"Provides-Extra: cu{major}", f'Requires-Dist: cuda-bindings=={major}.*; extra == "cu{major}"']
+    """The METADATA lines of the extra ``cuNN``, as NVIDIA's wheel declares it: that major's
+    cuda-bindings with all its NVIDIA libraries (NVRTC, nvJitLink, ...), and its cuda-toolkit."""
+    extra = f'extra == "cu{major}"'
+    return [f"Provides-Extra: cu{major}", f"Requires-Dist: cuda-bindings[all]=={major}.*; {extra}",
+            f"Requires-Dist: cuda-toolkit=={major}.*; {extra}"]

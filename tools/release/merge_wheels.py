@@ -3,7 +3,8 @@
 
 Each build moves into its own subpackage directory (cuda/core/_cu12/, cuda/core/_cu13/)
 and tools/cuda_core_build/copied_into_wheels/dual_wheel_init.py becomes cuda/core/__init__.py: importing cuda.core loads
-the build that matches the installed cuda-bindings (see that file for how).
+the build that matches the installed cuda-bindings (see that file for how). The headers of
+cuda/core/_include/, the same in both builds, stay there as well.
 
 The wheels must be of the same version, built from the same sources (the
 source_digest of their build info), with the same wheel tags, and of different
@@ -29,6 +30,7 @@ SUPPORTED_MAJORS = supported_majors()
 
 DISPATCHER = Path(__file__).resolve().parents[1] / "cuda_core_build" / "copied_into_wheels" / "dual_wheel_init.py"
 PACKAGE = "cuda/core/"
+INCLUDE = PACKAGE + "_include/"  # the C and C++ headers for downstream extensions
 
 
 class MergeError(Exception):
@@ -92,8 +94,12 @@ def merge(paths: list[Path], output_dir: Path) -> Path:
                 merged.contents[moved] = wheel.contents[info.filename]
     dispatcher = _renamed(next(i for i in base.entries if i.filename == PACKAGE + "__init__.py"), PACKAGE + "__init__.py")
     merged.contents[dispatcher.filename] = DISPATCHER.read_bytes()
+    # The headers are the same for both majors: also where a per-major wheel has them.
+    headers = [info for info in base.entries if info.filename.startswith(INCLUDE)]
+    for info in headers:
+        merged.contents[info.filename] = base.contents[info.filename]
     dist_info = [info for info in base.entries if not info.filename.startswith(PACKAGE)]
-    merged.entries = [dispatcher, *package_entries, *dist_info]
+    merged.entries = [dispatcher, *headers, *package_entries, *dist_info]
     for info in dist_info:
         merged.contents[info.filename] = base.contents[info.filename]
     metadata = base.dist_info("METADATA")

@@ -1,5 +1,7 @@
 """cuda.core: Pythonic access to CUDA devices, built by Meson for one CUDA major."""
 
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+
 try:
     from cuda.core import _build_info
 except ImportError:
@@ -77,6 +79,15 @@ _LAZY_NAMES.update(dict.fromkeys(("Graph", "GraphBuilder", "GraphCompleteOptions
 # Public subpackages and modules, which NVIDIA's `import cuda.core` imports: here they are
 # attributes too (``cuda.core.utils.StridedMemoryView``), imported at first use.
 _LAZY_SUBMODULES = frozenset(("checkpoint", "graph", "texture", "typing", "utils"))
+
+if _TYPE_CHECKING:
+    # What __getattr__ gives at run time, for type checkers, which would otherwise see each lazy
+    # name as __getattr__'s `object`. Nothing of it runs: the imports above stay lazy.
+    from cuda.core import checkpoint, graph, texture, typing, utils  # noqa: F401
+    from cuda.core._linker import Linker, LinkerOptions  # noqa: F401
+    from cuda.core._program import Program, ProgramOptions  # noqa: F401
+    from cuda.core._tensor_map import TensorMapDescriptor, TensorMapDescriptorOptions  # noqa: F401
+    from cuda.core.graph import Graph, GraphBuilder, GraphCompleteOptions, GraphDebugPrintOptions  # noqa: F401
 
 
 def __getattr__(name: str) -> object:

@@ -1,4 +1,4 @@
-"""``python -m cuda.core [--json]``: what this build is, then the devices the driver sees."""
+"""``python -m cuda.core [--json] [--version]``: what this build is, then the devices the driver sees."""
 
 from __future__ import annotations
 
@@ -44,10 +44,27 @@ def devices() -> dict[str, object]:
     return {"driver": f"{major}.{minor}", "devices": listed}
 
 
+DESCRIPTION = ("Print what this cuda.core is (its version, the CUDA major it was built for, the CUDA headers, "
+               "cuda-bindings and Cython it was built with), the cuda-bindings it runs with, and the CUDA driver "
+               "and devices this machine has.")
+
+
+def version_line() -> str:
+    """cuda.core's version and what it was built for, on one line (``--version``)."""
+    return (f"cuda.core {_build_info.version} (built for CUDA {_build_info.cuda_major}: headers CUDA_VERSION "
+            f"{_build_info.cuda_version}, cuda-bindings {_build_info.cuda_bindings_version})")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m cuda.core", description=__doc__)
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser = argparse.ArgumentParser(prog="python -m cuda.core", description=DESCRIPTION)
+    parser.add_argument("--json", action="store_true", help="print it all as one JSON object")
+    # Not argparse's "version" action, which wraps the line to the terminal's width.
+    parser.add_argument("--version", action="store_true",
+                        help="print cuda.core's version and what it was built for, and exit")
     args = parser.parse_args(argv)
+    if args.version:
+        print(version_line())
+        return 0
     info = {"build": build_info(), "cuda_bindings_installed": installed_bindings_version(), **devices()}
     if args.json:
         print(json.dumps(info, indent=2))

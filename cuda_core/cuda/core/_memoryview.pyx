@@ -289,25 +289,7 @@ cdef class StridedMemoryView:
     consumer stream's address: the producer's work is ordered before it; -1 skips ordering.
     """
 
-    cdef readonly intptr_t ptr
-    cdef readonly int device_id
-    cdef readonly bint is_device_accessible
-    cdef readonly bint readonly
-    cdef readonly object exporting_obj
-    cdef:
-        tuple _shape
-        tuple _strides        # in items; None: C-contiguous
-        int _itemsize
-        object _dtype         # a numpy dtype, None when unknown, _UNRESOLVED until read
-        int _dl_code, _dl_bits, _dl_lanes
-        int _dl_device_type   # the DLPack device type of the memory, 0 until known
-        object _layout_obj    # a _StridedLayout once made
-        object _keepalive     # a view whose imported tensor this one shares
-        object _buffer        # the Buffer of from_buffer()
-        ImportedTensor _imported
-        int64_t* _dims        # shape then strides (in items), made for DLPack export; NULL until then
-        bint _dims_pending    # _shape and _strides still to be read from the imported tensor
-        object __weakref__
+    # Its fields are declared in _memoryview.pxd.
 
     # DLPack's C exchange API for native consumers (the second name is its former spelling).
     __dlpack_c_exchange_api__ = _exchange_capsule()
@@ -341,7 +323,7 @@ cdef class StridedMemoryView:
         self._dtype = None
         self._dl_device_type = 0
 
-    cdef inline int _resolve_dims(self) except -1:
+    cdef int _resolve_dims(self) except -1:
         """Read shape and strides from the imported DLPack tensor, once, when first needed."""
         cdef DLTensor* tensor
         if self._dims_pending:

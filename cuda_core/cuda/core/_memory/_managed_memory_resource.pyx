@@ -123,9 +123,6 @@ cdef class ManagedMemoryResource(_MemPool):
     fields) it creates a pool of its own with that preferred location. Managed pools need
     CUDA 13: a CUDA 12 build raises RuntimeError. IPC is not supported for managed pools."""
 
-    cdef str _location_kind
-    cdef int _location_id
-
     def __init__(self, options=None):
         opts = options_of(ManagedMemoryResourceOptions, options)
         kind, location_id = _resolve_preferred_location(opts)

@@ -75,8 +75,6 @@ cdef class PinnedMemoryResource(_IPCMemPool):
     support them (``Device.properties.host_memory_pools_supported``); where they are missing,
     ``LegacyPinnedMemoryResource`` gives pinned memory without stream ordering."""
 
-    cdef int _numa_id
-
     _options_name = "PinnedMemoryResourceOptions"  # named by the IPC errors (_ipc._IPCMemPool)
 
     def __init__(self, options=None):

@@ -37,3 +37,11 @@ def driver_version() -> tuple[int, int, int]:
     with nogil:
         HANDLE_RETURN(cydriver.cuDriverGetVersion(&version))
     return (version // 1000, version % 1000 // 10, version % 10)
+
+
+cdef tuple cy_binding_version():
+    return binding_version()
+
+
+cdef tuple cy_driver_version():
+    return driver_version()

@@ -14,9 +14,6 @@ cdef class ExecutableGraphNode:
     from, made by ``graph[node]``; its ``update()`` changes the node for future launches
     (the driver checks that the node belongs to the graph)."""
 
-    cdef Graph _graph
-    cdef GraphNode _node
-
     def __init__(self):
         raise RuntimeError("executable-node views are made with graph[node]")
 

@@ -277,13 +277,6 @@ cdef class EmptyNode(GraphNode):
 cdef class KernelNode(GraphNode):
     """A kernel launch node: ``grid``, ``block``, ``shmem_size``, ``kernel`` and ``config``."""
 
-    cdef tuple _grid
-    cdef tuple _block
-    cdef unsigned int _shmem_size
-    cdef object _kernel
-    cdef object _config
-    cdef tuple _args    # None when rebuilt from the driver
-
     def __repr__(self) -> str:
         kernel = 0 if self._kernel is None else int(self._kernel.handle)
         return f"<KernelNode handle=0x{self._address:x} kernel=0x{kernel:x}>"
@@ -358,12 +351,6 @@ cdef class AllocNode(GraphNode):
     """A memory allocation node: ``dptr``, ``bytesize``, ``device_id``, ``memory_type`` and
     ``peer_access``."""
 
-    cdef cydriver.CUdeviceptr _dptr
-    cdef size_t _bytesize
-    cdef int _device_id
-    cdef str _memory_type
-    cdef tuple _peer_access
-
     def __repr__(self) -> str:
         return f"<AllocNode handle=0x{self._address:x} dptr=0x{<uintptr_t>self._dptr:x} size={self._bytesize}>"
 
@@ -396,8 +383,6 @@ cdef class AllocNode(GraphNode):
 cdef class FreeNode(GraphNode):
     """A memory free node: ``dptr``."""
 
-    cdef cydriver.CUdeviceptr _dptr
-
     def __repr__(self) -> str:
         return f"<FreeNode handle=0x{self._address:x} dptr=0x{<uintptr_t>self._dptr:x}>"
 
@@ -409,13 +394,6 @@ cdef class FreeNode(GraphNode):
 
 cdef class MemsetNode(GraphNode):
     """A memset node: ``dptr``, ``value``, ``element_size``, ``width``, ``height``, ``pitch``."""
-
-    cdef cydriver.CUdeviceptr _dptr
-    cdef unsigned int _value
-    cdef unsigned int _element_size
-    cdef size_t _width
-    cdef size_t _height
-    cdef size_t _pitch
 
     def __repr__(self) -> str:
         return f"<MemsetNode handle=0x{self._address:x} dptr=0x{<uintptr_t>self._dptr:x} value={self._value}>"
@@ -487,10 +465,6 @@ cdef class MemsetNode(GraphNode):
 cdef class MemcpyNode(GraphNode):
     """A memcpy node: ``dst``, ``src`` and ``size``."""
 
-    cdef cydriver.CUdeviceptr _dst
-    cdef cydriver.CUdeviceptr _src
-    cdef size_t _size
-
     def __repr__(self) -> str:
         # D or H: device or host memory, as the driver knows the address now.
         return (f"<MemcpyNode handle=0x{self._address:x} dst=0x{<uintptr_t>self._dst:x}({_kind_letter(self._dst)}) "
@@ -542,8 +516,6 @@ cdef class MemcpyNode(GraphNode):
 cdef class ChildGraphNode(GraphNode):
     """A child graph node: ``child_graph``, a view of the embedded clone."""
 
-    cdef object _child   # the view, made on first use
-
     def __repr__(self) -> str:
         return f"<ChildGraphNode handle=0x{self._address:x} child=0x{int(self.child_graph.handle):x}>"
 
@@ -584,8 +556,6 @@ cdef class _EventNode(GraphNode):
     """What EventRecordNode and EventWaitNode share: their Event, kept alive by the definition,
     and its update."""
 
-    cdef object _event
-
     def __repr__(self) -> str:
         return f"<{type(self).__name__} handle=0x{self._address:x} event=0x{_event_address(self._event):x}>"
 
@@ -619,8 +589,6 @@ cdef class EventWaitNode(_EventNode):
 cdef class HostCallbackNode(GraphNode):
     """A host callback node: ``callback``, the Python callable (None for a ctypes function)."""
 
-    cdef object _callable
-
     def __repr__(self) -> str:
         name = "cfunc" if self._callable is None else getattr(self._callable, "__name__", type(self._callable).__name__)
         return f"<HostCallbackNode handle=0x{self._address:x} callback={name}>"
@@ -651,10 +619,6 @@ cdef class ConditionalNode(GraphNode):
     conditional node met only in a traversal is this base, without condition, type or
     branches (the driver reports them only from CUDA 13.2).
     """
-
-    cdef object _condition
-    cdef object _cond_type
-    cdef tuple _branches
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} handle=0x{self._address:x} condition=0x{_condition_value(self._condition):x}>"

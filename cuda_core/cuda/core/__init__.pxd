@@ -1,0 +1,1 @@
+# cuda.core as a Cython package: its modules' declarations are in their own .pxd files.

@@ -1,0 +1,1 @@
+# cuda.core._utils as a Cython package: its modules' declarations are in their own .pxd files.
