@@ -113,6 +113,7 @@ cdef class LaunchConfig:
         for axis in range(3):
             self.dims[axis] = <unsigned int>blocks[axis]
             self.dims[3 + axis] = block[axis]
+            self.cluster_dims[axis] = 1 if cluster is None else cluster[axis]
         self._update()
         return 0
 
@@ -191,9 +192,9 @@ cdef class LaunchConfig:
         native.hStream = stream
         if with_cluster and self._cluster is not None:
             attributes[count].id = cydriver.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-            attributes[count].value.clusterDim.x = self._cluster[0]
-            attributes[count].value.clusterDim.y = self._cluster[1]
-            attributes[count].value.clusterDim.z = self._cluster[2]
+            attributes[count].value.clusterDim.x = self.cluster_dims[0]
+            attributes[count].value.clusterDim.y = self.cluster_dims[1]
+            attributes[count].value.clusterDim.z = self.cluster_dims[2]
             count += 1
         if self._cooperative:
             attributes[count].id = cydriver.CU_LAUNCH_ATTRIBUTE_COOPERATIVE
