@@ -44,7 +44,8 @@ import time
 from pathlib import Path
 
 KERNELS = ('extern "C" __global__ void empty(float* data, int n) {}\n'
-           'extern "C" __global__ void mixed(float* data, int n, float x, double y, long long m, unsigned char c) {}\n')
+           'extern "C" __global__ void mixed(float* data, int n, float x, double y, long long m, unsigned char c) {}\n'
+           'extern "C" __global__ void noargs() {}\n')  # launch_steps.py's kernel of no parameters
 BATCH = 500
 METRICS = ("launch [us]", "launch, 6 mixed args [us]", "launch, cluster of 2 [us]", "allocate+free [us]",
            "event record [us]")

@@ -16,8 +16,9 @@ cdef struct PackedArgs:
 
 
 # Fill ``packed`` with ``args``, each at least as wide as its parameter's size in ``sizes``
-# (a TypeError names the argument otherwise); release_arguments() must follow, also on error.
-cdef int pack_arguments(PackedArgs* packed, tuple args, tuple sizes) except -1
+# (one per argument: Kernel._param_size_array; a TypeError names the argument otherwise);
+# release_arguments() must follow, also on error.
+cdef int pack_arguments(PackedArgs* packed, tuple args, const size_t* sizes) except -1
 
 # Free what pack_arguments took from the heap, if anything.
 cdef void release_arguments(PackedArgs* packed) noexcept

@@ -2,14 +2,18 @@
 
 Each argument's type is classified once (cached per type) and its value copied into a
 small buffer on launch()'s stack; cuLaunchKernel then gets an array of pointers into
-it. There is no Python-level work per argument beyond one type lookup.
+it. There is no Python-level work per argument: its type is found among the last few
+types packed by comparing pointers (a dict lookup otherwise), and its value read in C.
 """
 
+cimport cython
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.complex cimport PyComplex_ImagAsDouble, PyComplex_RealAsDouble
 from cpython.float cimport PyFloat_AsDouble
 from cpython.long cimport PyLong_AsLongLong
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.object cimport Py_TPFLAGS_HEAPTYPE, Py_TYPE, PyObject, PyTypeObject
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from libc.stdint cimport int64_t, intptr_t, uint8_t
 from libc.string cimport memcpy
 
@@ -30,18 +34,38 @@ cdef enum ArgKind:
     KIND_INT = 3         # Python int: intptr_t, as NVIDIA's cuda.core packs it
     KIND_FLOAT = 4       # Python float: double
     KIND_COMPLEX = 5     # Python complex: two doubles
-    KIND_RAW_BYTES = 6   # numpy scalar or ctypes scalar/pointer: its own bytes (buffer protocol)
+    KIND_RAW_BYTES = 6   # ctypes scalar/pointer (or numpy scalar): its own bytes (buffer protocol)
     KIND_VIEW = 7        # cuda.core.utils.StridedMemoryView: its data pointer
     KIND_CONDITION = 8   # cuda.core.graph.GraphCondition: its CUgraphConditionalHandle (64 bits)
     KIND_TEXTURE = 9     # cuda.core.texture TextureObject/SurfaceObject: its CUtexObject/CUsurfObject (64 bits)
     KIND_TENSOR_MAP = 10 # cuda.core.TensorMapDescriptor: its 128-byte CUtensorMap, by value
+    KIND_INLINE = 11     # numpy scalar of numpy's own types: its bytes, read where it keeps them
 
-# type -> ArgKind, filled on first sight of each type.
+# How the arguments of one type are packed: its kind, and for KIND_INLINE where the value
+# lies in the object and how wide it is.
+cdef struct TypeRecord:
+    PyTypeObject* type
+    int kind
+    Py_ssize_t offset
+    size_t size
+
+# type -> (kind, offset, size), filled on first sight of each type (and keeping it alive).
 cdef dict _kind_of_type = {}
 
+# The records of the last TYPE_CACHE types packed, read before the dict: a launch's
+# arguments are a few types, found here by comparing pointers. The types are borrowed:
+# _kind_of_type holds each one for good. (Written under the GIL: a build for free-threaded
+# Python would need this cache made atomic or per thread.)
+cdef enum:
+    TYPE_CACHE = 8
+cdef TypeRecord _records[TYPE_CACHE]
+cdef unsigned int _records_next = 0
 
-cdef int _classify(type arg_type) except -1:
-    """The ArgKind of a type never seen before; numpy and ctypes are looked up lazily."""
+
+cdef tuple _classify(object arg):
+    """How arguments of the type of ``arg``, never seen before, are packed, as a
+    (kind, offset, size) record; numpy and ctypes are looked up lazily."""
+    arg_type = type(arg)
     cdef int kind = KIND_UNSUPPORTED
     if issubclass(arg_type, Buffer):
         kind = KIND_BUFFER
@@ -63,8 +87,28 @@ cdef int _classify(type arg_type) except -1:
         kind = KIND_TEXTURE
     elif _is_tensor_map_type(arg_type):
         kind = KIND_TENSOR_MAP
-    _kind_of_type[arg_type] = kind
-    return kind
+    record = (kind, 0, 0)
+    if kind in (KIND_FLOAT, KIND_COMPLEX, KIND_RAW_BYTES) and _is_numpy_scalar_type(arg_type):
+        record = _inline_record(arg, record)  # numpy.float64 and complex128 too: float and complex subclasses
+    _kind_of_type[arg_type] = record
+    return record
+
+
+cdef tuple _inline_record(object arg, tuple otherwise):
+    """The record of a numpy scalar's type: numpy keeps a scalar's value in the scalar object,
+    so for numpy's own (static) types the bytes its buffer gives lie at one offset in every
+    instance, and are read there (the same bytes, without the buffer protocol). For any other
+    layout, or a subclass, ``otherwise``."""
+    cdef Py_buffer view
+    arg_type = type(arg)
+    PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE)
+    cdef Py_ssize_t offset = <char*>view.buf - <char*><PyObject*>arg
+    cdef size_t size = <size_t>view.len
+    PyBuffer_Release(&view)
+    if arg_type.__flags__ & Py_TPFLAGS_HEAPTYPE or not 0 < size <= MAX_SCALAR_BYTES or \
+            not <Py_ssize_t>sizeof(PyObject) <= offset <= arg_type.__basicsize__ - <Py_ssize_t>size:
+        return otherwise
+    return (KIND_INLINE, offset, size)
 
 
 cdef bint _is_numpy_scalar_type(type arg_type) except -1:
@@ -123,17 +167,46 @@ cdef bint _is_ctypes_scalar_type(type arg_type) except -1:
         not issubclass(arg_type, (ctypes.py_object, ctypes.c_longdouble))
 
 
+cdef inline int _slot(object arg) except -1:
+    """The index in _records of the record of ``arg``'s type."""
+    cdef PyTypeObject* arg_type = Py_TYPE(arg)
+    cdef int index
+    for index in range(TYPE_CACHE):
+        if _records[index].type == arg_type:
+            return index
+    return _slot_from_dict(arg)
+
+
+cdef int _slot_from_dict(object arg) except -1:
+    """_slot() of a type not in the cache, which takes it in place of its oldest entry."""
+    global _records_next
+    arg_type = type(arg)
+    cdef tuple record = _kind_of_type.get(arg_type)
+    if record is None:
+        record = _classify(arg)
+    cdef int index = _records_next % TYPE_CACHE
+    _records[index].kind = record[0]
+    _records[index].offset = record[1]
+    _records[index].size = record[2]
+    _records[index].type = <PyTypeObject*>arg_type
+    _records_next += 1
+    return index
+
+
 cdef inline int _kind(object arg) except -1:
-    cdef object known = _kind_of_type.get(type(arg))
-    return _classify(type(arg)) if known is None else <int>known
+    return _records[_slot(arg)].kind
 
 
-cdef int pack_arguments(PackedArgs* packed, tuple args, tuple sizes) except -1:
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef int pack_arguments(PackedArgs* packed, tuple args, const size_t* sizes) except -1:
     """Fill ``packed`` with ``args``, each at least as wide as its parameter's size in
-    ``sizes``; release_arguments() must follow, also on error."""
-    cdef Py_ssize_t index, count = len(args)
+    ``sizes`` (one per argument); release_arguments() must follow, also on error."""
+    cdef Py_ssize_t index, count = PyTuple_GET_SIZE(args)
     cdef size_t offset = 0
     cdef size_t size
+    cdef int slot, kind
+    cdef object arg
     packed.slots = packed.inline_slots
     packed.values = packed.inline_values
     if count > INLINE_ARGS:
@@ -143,22 +216,39 @@ cdef int pack_arguments(PackedArgs* packed, tuple args, tuple sizes) except -1:
     if packed.slots == NULL or packed.values == NULL:
         raise MemoryError()
     for index in range(count):
-        if _tensor_map_slot(&packed.slots[index], args[index]):
+        arg = <object>PyTuple_GET_ITEM(args, index)
+        slot = _slot(arg)
+        kind = _records[slot].kind
+        if kind == KIND_TENSOR_MAP:
+            packed.slots[index] = <void*><intptr_t>arg._tensor_map_address
             size = sizeof(cydriver.CUtensorMap)
         else:
             packed.slots[index] = packed.values + offset
-            size = _pack_one(index, args[index], packed.values + offset)
-        if size < <size_t>sizes[index]:
+            size = _pack_slot(slot, index, arg, packed.values + offset)
+            offset = (offset + size + SLOT_ALIGN - 1) & ~(<size_t>SLOT_ALIGN - 1)
+        if size < sizes[index]:
             # The driver would read past the value: garbage in the parameter's upper bytes.
             # Wider values are fine (the driver takes the low bytes), as in NVIDIA's cuda.core.
-            raise TypeError(f"kernel argument {index}: a {type(args[index]).__name__} is {size} byte(s), but the "
+            raise TypeError(f"kernel argument {index}: a {type(arg).__name__} is {size} byte(s), but the "
                             f"kernel's parameter {index} takes {sizes[index]}: pass a numpy scalar of that type")
-        if size == 8 and <size_t>sizes[index] == 4 and type(args[index]) is float:
+        if kind == KIND_FLOAT and sizes[index] == 4 and type(arg) is float:
             # A Python float for a float parameter: its value as a float, not a double's low bytes.
-            _narrow_to_float(packed.values + offset)
-        if packed.slots[index] == packed.values + offset:
-            offset = (offset + size + SLOT_ALIGN - 1) & ~(<size_t>SLOT_ALIGN - 1)
+            _narrow_to_float(<uint8_t*>packed.slots[index])
     return 0
+
+
+cdef inline void _copy_value(uint8_t* out, const char* value, size_t size) noexcept:
+    """memcpy, with the common sizes spelled out so that the C compiler copies them inline."""
+    if size == 8:
+        memcpy(out, value, 8)
+    elif size == 4:
+        memcpy(out, value, 4)
+    elif size == 1:
+        memcpy(out, value, 1)
+    elif size == 2:
+        memcpy(out, value, 2)
+    else:
+        memcpy(out, value, size)
 
 
 cdef inline void _narrow_to_float(uint8_t* slot) noexcept:
@@ -178,14 +268,24 @@ cdef void release_arguments(PackedArgs* packed) noexcept:
 
 cdef size_t _pack_one(Py_ssize_t index, object arg, uint8_t* out) except 0:
     """Write one argument at ``out`` (SLOT_ALIGN bytes of room); return how many bytes it took."""
-    cdef int kind = _kind(arg)
+    return _pack_slot(_slot(arg), index, arg, out)
+
+
+cdef inline size_t _pack_slot(int slot, Py_ssize_t index, object arg, uint8_t* out) except 0:
+    """_pack_one for an argument whose type's record is _records[slot]."""
+    cdef int kind = _records[slot].kind
+    cdef size_t size = _records[slot].size
     cdef cydriver.CUdeviceptr pointer
     cdef int64_t integer
     cdef double real
     cdef double pair[2]
     cdef unsigned long long condition
+    if kind == KIND_INLINE:
+        _copy_value(out, <char*><PyObject*>arg + _records[slot].offset, size)
+        return size
     if kind == KIND_BUFFER:
-        pointer = (<Buffer>arg)._live_ptr()
+        # The pointer read in place; _live_ptr() raises its error for a closed Buffer.
+        pointer = (<Buffer>arg)._live_ptr() if (<Buffer>arg)._closed else (<Buffer>arg)._ptr
         memcpy(out, &pointer, sizeof(pointer))
         return sizeof(pointer)
     if kind == KIND_VIEW:

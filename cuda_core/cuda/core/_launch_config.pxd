@@ -15,6 +15,7 @@ cdef class LaunchConfig:
     # What the driver gets, kept in step with the fields above by their setters:
     # grid x, y, z in blocks, then block x, y, z, as cuLaunchKernel takes them.
     cdef unsigned int dims[6]
+    cdef unsigned int cluster_dims[3]  # the cluster's x, y, z (1s without a cluster)
     # How many launch attributes a launch needs: 0 takes the plain cuLaunchKernel path.
     cdef int num_attributes
     cdef object __weakref__

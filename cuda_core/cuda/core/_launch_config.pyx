@@ -19,26 +19,34 @@ _LAUNCH_CONFIG_ATTRS = ('grid', 'cluster', 'block', 'shmem_size', 'is_cooperativ
                         'programmatic_stream_serialization')
 
 cdef unsigned long long _UINT_MAX = 0xFFFFFFFF
+cdef object _UINT_MAX_INT = 0xFFFFFFFF  # the same as a Python int: Python ints compare with no conversion
+
+
+cdef int _check_dim(object dim, object value, str name) except -1:
+    """``dim``, one dimension of ``value``, is an int from 1 to _UINT_MAX."""
+    if not isinstance(dim, int):
+        raise ValueError(f"LaunchConfig.{name} must be an int, or a tuple with up to 3 ints; got a "
+                         f"{type(dim).__name__} in {value!r}")
+    if dim < 1:
+        raise ValueError(f"LaunchConfig.{name} value must be >= 1; got {dim} in {value!r}")
+    if dim > _UINT_MAX_INT:
+        raise ValueError(f"LaunchConfig.{name} value {dim} does not fit the driver's 32-bit dimensions")
+    return 0
 
 
 cdef tuple _dims(object value, str name):
-    """``value`` (an int, or a tuple of up to 3 ints, each >= 1) as a 3-tuple padded with 1s."""
+    """``value`` (an int, or a tuple of up to 3 ints, each >= 1) as a 3-tuple padded with 1s.
+    (Spelled out, with no generator or intermediate tuple: configs are often made per launch.)"""
     if isinstance(value, int):
-        dims = (value,)
-    elif isinstance(value, tuple) and len(value) <= 3:
-        dims = value
-    else:
+        _check_dim(value, value, name)
+        return (int(value), 1, 1)
+    if not isinstance(value, tuple) or len(value) > 3:
         described = f"a tuple of {len(value)}" if isinstance(value, tuple) else type(value).__name__
         raise ValueError(f"LaunchConfig.{name} must be an int, or a tuple with up to 3 ints; got {described}")
-    for dim in dims:
-        if not isinstance(dim, int):
-            raise ValueError(f"LaunchConfig.{name} must be an int, or a tuple with up to 3 ints; got a "
-                             f"{type(dim).__name__} in {value!r}")
-        if dim < 1:
-            raise ValueError(f"LaunchConfig.{name} value must be >= 1; got {dim} in {value!r}")
-        if dim > _UINT_MAX:
-            raise ValueError(f"LaunchConfig.{name} value {dim} does not fit the driver's 32-bit dimensions")
-    return tuple(int(dim) for dim in dims) + (1,) * (3 - len(dims))
+    for dim in value:
+        _check_dim(dim, value, name)
+    cdef Py_ssize_t count = len(value)
+    return (int(value[0]) if count > 0 else 1, int(value[1]) if count > 1 else 1, int(value[2]) if count > 2 else 1)
 
 
 cdef tuple _settable_dims(object value, str name):
@@ -113,6 +121,7 @@ cdef class LaunchConfig:
         for axis in range(3):
             self.dims[axis] = <unsigned int>blocks[axis]
             self.dims[3 + axis] = block[axis]
+            self.cluster_dims[axis] = 1 if cluster is None else cluster[axis]
         self._update()
         return 0
 
@@ -191,9 +200,9 @@ cdef class LaunchConfig:
         native.hStream = stream
         if with_cluster and self._cluster is not None:
             attributes[count].id = cydriver.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-            attributes[count].value.clusterDim.x = self._cluster[0]
-            attributes[count].value.clusterDim.y = self._cluster[1]
-            attributes[count].value.clusterDim.z = self._cluster[2]
+            attributes[count].value.clusterDim.x = self.cluster_dims[0]
+            attributes[count].value.clusterDim.y = self.cluster_dims[1]
+            attributes[count].value.clusterDim.z = self.cluster_dims[2]
             count += 1
         if self._cooperative:
             attributes[count].id = cydriver.CU_LAUNCH_ATTRIBUTE_COOPERATIVE

@@ -8,3 +8,6 @@ __all__ = ['launch']
 
 def launch(stream: Stream | IsStreamType, config: LaunchConfig, kernel: Kernel, *kernel_args) -> None:
     """Launch ``kernel`` on ``stream`` with ``config`` and ``kernel_args`` (by value, in order)."""
+
+def _launch_steps(upto: int, stream: Stream | IsStreamType, config: LaunchConfig, kernel: Kernel, *kernel_args) -> None:
+    """launch() stopped after step ``upto`` (0: the call alone ... 5: all of it), for benchmarks/launch_steps.py."""

@@ -7,6 +7,8 @@ through cuLaunchKernelEx with the attributes the LaunchConfig keeps ready.
 
 import sys
 
+from cpython.tuple cimport PyTuple_GET_SIZE
+
 cimport cuda.bindings.cydriver as cydriver
 from cuda.core._kernel_arg_handler cimport PackedArgs, pack_arguments, release_arguments
 from cuda.core._launch_config cimport MAX_LAUNCH_ATTRIBUTES, LaunchConfig
@@ -16,12 +18,15 @@ from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
 
 __all__ = ['launch']
 
-
-cdef int _check_count(Kernel kernel, tuple sizes, tuple args) except -1:
-    if len(args) != len(sizes):
-        label = "kernel" if kernel._name is None else f"kernel {kernel._name!r}"
-        raise TypeError(f"{label} takes {len(sizes)} argument(s), got {len(args)}")
-    return 0
+cdef enum:
+    # How far _launch() goes: launch() runs every step; _launch_steps() stops after one, so
+    # that benchmarks/launch_steps.py times each step of the very code launch() runs.
+    STEP_CALL = 0        # the call alone
+    STEP_CHECKED = 1     # + stream, config and kernel checked, the stream's handle read
+    STEP_COUNTED = 2     # + the kernel's parameter sizes, the argument count checked
+    STEP_PACKED = 3      # + the arguments packed
+    STEP_NOGIL = 4       # + the GIL released and taken back, with nothing in between
+    STEP_LAUNCHED = 5    # + cuLaunchKernel (cuLaunchKernelEx with launch attributes)
 
 
 cdef Stream _launch_stream(object stream, object kernel):
@@ -84,26 +89,52 @@ def launch(stream, config, kernel, *kernel_args) -> None:
     kernel's parameters in number, and each must be at least as wide as its parameter (a
     wider one gives its low bytes, as in NVIDIA's cuda.core; a Python float for a float
     parameter gives its value): a mismatch is a TypeError, never a launch that reads past a value."""
+    _launch(stream, config, kernel, kernel_args, STEP_LAUNCHED)
+
+
+def _launch_steps(int upto, stream, config, kernel, *kernel_args) -> None:
+    """launch() stopped after step ``upto`` (0: the call alone ... 5: all of it; see STEP_*),
+    for benchmarks/launch_steps.py."""
+    _launch(stream, config, kernel, kernel_args, upto)
+
+
+cdef inline int _launch(object stream, object config, object kernel, tuple args, int upto) except -1:
+    """launch()'s work, up to step ``upto`` (launch(): all of it); the tests of ``upto`` are
+    a few compares of a register."""
+    if upto == STEP_CALL:
+        return 0
     cdef Stream target = <Stream>stream if type(stream) is Stream else _launch_stream(stream, kernel)
     if not isinstance(config, LaunchConfig):
         raise TypeError(f"launch() config must be a LaunchConfig, got {type(config).__name__}")
     if not isinstance(kernel, Kernel):
         raise TypeError(f"launch() kernel must be a Kernel (from ObjectCode.get_kernel), got {type(kernel).__name__}")
     cdef LaunchConfig launch_config = <LaunchConfig>config
-    cdef cydriver.CUstream handle = target._live_handle()
-    cdef cydriver.CUfunction function = <cydriver.CUfunction>(<Kernel>kernel)._kernel
-    cdef unsigned int* dims = launch_config.dims
-    cdef unsigned int shmem_size = launch_config._shmem_size
-    cdef tuple sizes = (<Kernel>kernel)._parameter_sizes()
-    _check_count(<Kernel>kernel, sizes, kernel_args)
+    cdef Kernel launched = <Kernel>kernel
+    # The handle read in place; _live_handle() raises its error for a closed Stream.
+    cdef cydriver.CUstream handle = target._live_handle() if target._closed else target._handle
+    if upto == STEP_CHECKED:
+        return 0
+    if launched._num_params != PyTuple_GET_SIZE(args):  # also while not yet asked of the driver (-1)
+        launched._check_argument_count(PyTuple_GET_SIZE(args))
+    if upto == STEP_COUNTED:
+        return 0
     cdef PackedArgs packed
+    cdef cydriver.CUresult result = cydriver.CUDA_SUCCESS
+    cdef unsigned int* dims = launch_config.dims
     try:
-        pack_arguments(&packed, kernel_args, sizes)
-        if launch_config.num_attributes == 0:
-            with nogil:
-                HANDLE_RETURN(cydriver.cuLaunchKernel(function, dims[0], dims[1], dims[2], dims[3], dims[4], dims[5],
-                                                      shmem_size, handle, packed.slots, NULL))
-        else:
-            _launch_with_attributes(launch_config, function, handle, packed.slots)
+        pack_arguments(&packed, args, launched._param_size_array)
+        if upto == STEP_PACKED:
+            return 0
+        if launch_config.num_attributes != 0 and upto == STEP_LAUNCHED:
+            _launch_with_attributes(launch_config, <cydriver.CUfunction>launched._kernel, handle, packed.slots)
+            return 0
+        with nogil:
+            if upto == STEP_LAUNCHED:
+                result = cydriver.cuLaunchKernel(<cydriver.CUfunction>launched._kernel, dims[0], dims[1], dims[2],
+                                                 dims[3], dims[4], dims[5], launch_config._shmem_size, handle,
+                                                 packed.slots, NULL)
+        if result != cydriver.CUDA_SUCCESS:
+            HANDLE_RETURN(result)
     finally:
         release_arguments(&packed)
+    return 0

@@ -22,8 +22,10 @@ cdef class Kernel:
     cdef str _name                    # for messages; None when made from a bare handle
     cdef object _attributes           # the KernelAttributes view, made on first use
     cdef object _occupancy            # the KernelOccupancy view, made on first use
-    cdef tuple _param_sizes           # each parameter's size in bytes, asked of the driver once
+    cdef Py_ssize_t _num_params       # how many parameters it takes; -1 until asked of the driver
+    cdef size_t* _param_size_array    # each one's size in bytes, in order (read by launch())
     cdef object __weakref__
 
-    # The sizes of the kernel's parameters, in order (cached).
-    cdef tuple _parameter_sizes(self)
+    # The number of parameters (asking the driver once, to fill the two fields above); a
+    # TypeError naming the kernel if ``given`` (a launch's argument count; -1: none) differs.
+    cdef Py_ssize_t _check_argument_count(self, Py_ssize_t given) except -1

@@ -14,6 +14,7 @@ import warnings
 import weakref
 from collections import namedtuple
 
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uintptr_t
 from libcpp.vector cimport vector
 
@@ -578,15 +579,34 @@ cdef class Kernel:
             self._occupancy = occupancy
         return self._occupancy
 
-    cdef tuple _parameter_sizes(self):
-        if self._param_sizes is None:
-            self._param_sizes = tuple(info.size for info in _parameters(self._kernel))
-        return self._param_sizes
+    def __cinit__(self):
+        self._num_params = -1
+
+    def __dealloc__(self):
+        PyMem_Free(self._param_size_array)
+
+    cdef Py_ssize_t _check_argument_count(self, Py_ssize_t given) except -1:
+        cdef Py_ssize_t index
+        cdef list parameters
+        cdef size_t* sizes
+        if self._num_params < 0:
+            parameters = _parameters(self._kernel)
+            sizes = <size_t*>PyMem_Malloc(max(len(parameters), 1) * sizeof(size_t))
+            if sizes == NULL:
+                raise MemoryError()
+            for index in range(len(parameters)):
+                sizes[index] = parameters[index].size
+            self._param_size_array = sizes
+            self._num_params = len(parameters)
+        if given >= 0 and given != self._num_params:
+            label = "kernel" if self._name is None else f"kernel {self._name!r}"
+            raise TypeError(f"{label} takes {self._num_params} argument(s), got {given}")
+        return self._num_params
 
     @property
     def num_arguments(self) -> int:
         """How many parameters the kernel takes (needs a current context)."""
-        return len(self._parameter_sizes())
+        return self._check_argument_count(-1)
 
     @property
     def arguments_info(self) -> list:

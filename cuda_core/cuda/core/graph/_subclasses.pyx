@@ -88,11 +88,8 @@ cdef int _fill_kernel(cydriver.CUDA_KERNEL_NODE_PARAMS* params, LaunchConfig con
     packed.slots = packed.inline_slots
     packed.values = packed.inline_values
     c_memset(params, 0, sizeof(params[0]))
-    cdef tuple sizes = kernel._parameter_sizes()
-    if len(args) != len(sizes):
-        label = "kernel" if kernel._name is None else f"kernel {kernel._name!r}"
-        raise TypeError(f"{label} takes {len(sizes)} argument(s), got {len(args)}")
-    pack_arguments(packed, args, sizes)
+    kernel._check_argument_count(len(args))
+    pack_arguments(packed, args, kernel._param_size_array)
     # func NULL: the driver takes the context-independent kern in the current context.
     params.kern = kernel._kernel
     params.gridDimX = config.dims[0]
