@@ -237,6 +237,15 @@ def _wheels_on_sys_path(names: OptionNames) -> Toolkit | None:
     return None
 
 
+def _wheel_dir_on_sys_path(header: str) -> Path | None:
+    """The first header wheel directory on sys.path that holds ``header``."""
+    for entry in map(Path, filter(None, sys.path)):
+        for sub in WHEEL_HEADER_DIRS[header]:
+            if (entry / sub / header).is_file():
+                return (entry / sub).absolute()
+    return None
+
+
 def _wheels_via_pathfinder(names: OptionNames) -> Toolkit | None:
     try:
         from cuda.pathfinder import locate_nvidia_header_directory
@@ -249,12 +258,14 @@ def _wheels_via_pathfinder(names: OptionNames) -> Toolkit | None:
         except RuntimeError:  # a cuda.pathfinder too old to know this header's name
             located = None
         # Only packaged headers count here; CUDA_PATH and system dirs have their own steps.
-        if located is None or located.abs_path is None or located.found_via not in ("site-packages", "conda"):
-            if header == "cuda.h":
-                return None
-            continue
-        if Path(located.abs_path) not in include_dirs:
-            include_dirs.append(Path(located.abs_path))
+        if located is not None and located.abs_path is not None and located.found_via in ("site-packages", "conda"):
+            found: Path | None = Path(located.abs_path)
+        elif header == "cuda.h":
+            return None
+        else:  # an older cuda.pathfinder (1.4.2, the floor) has no name for cudaProfiler.h
+            found = _wheel_dir_on_sys_path(header)
+        if found is not None and found not in include_dirs:
+            include_dirs.append(found)
     return select_headers(include_dirs, "header wheels (cuda.pathfinder)",
                           read_cuda_version(include_dirs[0] / "cuda.h", names), names)
 
