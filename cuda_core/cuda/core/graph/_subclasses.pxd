@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # The node kinds of cuda.core.graph and their executable views (contract between its modules,
 # and the C layout of the classes for ``cimport``).
 cimport cuda.bindings.cydriver as cydriver
@@ -101,7 +103,8 @@ cdef class ExecutableGraphNode:
 
 
 cdef class _ExecutableSwitchableNode(ExecutableGraphNode):
-    pass
+    # Enable (1) or disable (0) the node in the executable graph.
+    cdef int _set_enabled(self, unsigned int enabled) except -1
 
 
 cdef class ExecutableKernelNode(_ExecutableSwitchableNode):
