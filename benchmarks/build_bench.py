@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Build benchmarks: ours (meson/ninja, one build dir per major) beside the setuptools reference.
 
 Both ways build this project's own package from scratch copies of the repo, on this
@@ -39,9 +41,9 @@ import sys
 import tempfile
 import time
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 OURS, REFERENCE = "ours (meson/ninja)", "reference (setuptools)"
@@ -50,15 +52,19 @@ NVIDIA_WHEEL = "cuda-core==1.2.2"
 SHARED_UTILITY_LINES = {
     "meson.build": "  '--shared=cuda.core._cyutility',\n",
     "cuda_core/cuda/core/meson.build": "py.extension_module('_cyutility', cyutility_source, cpp_args: cython_cpp_args, "
-                                       "link_args: cython_link_args, install: true,\n"
-                                       "                    subdir: 'cuda/core')\n",
+    "link_args: cython_link_args, install: true,\n"
+    "                    subdir: 'cuda/core')\n",
 }
 
 
 def dev_python(major: int) -> Path:
     """The python of the pinned venv of ``major``, made or checked by tools/dev/devenv.py."""
-    result = subprocess.run([sys.executable, REPO_ROOT / "tools" / "dev" / "devenv.py", f"cu{major}", "--print-python"],
-                            check=True, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, REPO_ROOT / "tools" / "dev" / "devenv.py", f"cu{major}", "--print-python"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return Path(result.stdout.strip().splitlines()[-1])
 
 
@@ -75,18 +81,26 @@ def venv_env(major: int, **extra: str) -> dict[str, str]:
 def timed(cmd: list[str | Path], major: int, cwd: Path, **extra: str) -> float:
     """Seconds a command takes; its failure stops the benchmark with its output."""
     start = time.perf_counter()
-    result = subprocess.run([str(c) for c in cmd], env=venv_env(major, **extra), cwd=cwd, capture_output=True,
-                            text=True)
+    result = subprocess.run(
+        [str(c) for c in cmd], env=venv_env(major, **extra), cwd=cwd, capture_output=True, text=True
+    )
     seconds = time.perf_counter() - start
     if result.returncode != 0:
-        raise SystemExit(f"build_bench: {' '.join(map(str, cmd))} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
+        raise SystemExit(
+            f"build_bench: {' '.join(map(str, cmd))} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}"
+        )
     return seconds
 
 
 def scratch_checkout(parent: Path, name: str) -> Path:
     target = parent / name
-    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO_ROOT,
-                            capture_output=True, check=True).stdout.decode().split("\0")
+    listed = (
+        subprocess.run(
+            ["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO_ROOT, capture_output=True, check=True
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for entry in filter(None, listed):
         if (REPO_ROOT / entry).is_file():
             (target / entry).parent.mkdir(parents=True, exist_ok=True)
@@ -127,11 +141,17 @@ class Ours(Way):
         bin_dir = PYTHONS[major].parent
         seconds = 0.0
         if not build_dir.exists():
-            seconds += timed([bin_dir / "meson", "setup", build_dir, f"-Dcython-coverage={str(coverage).lower()}"],
-                             major, self.checkout)
+            seconds += timed(
+                [bin_dir / "meson", "setup", build_dir, f"-Dcython-coverage={str(coverage).lower()}"],
+                major,
+                self.checkout,
+            )
         elif self._coverage.get(major, False) != coverage:
-            seconds += timed([bin_dir / "meson", "configure", build_dir,
-                              f"-Dcython-coverage={str(coverage).lower()}"], major, self.checkout)
+            seconds += timed(
+                [bin_dir / "meson", "configure", build_dir, f"-Dcython-coverage={str(coverage).lower()}"],
+                major,
+                self.checkout,
+            )
         self._coverage[major] = coverage
         return seconds + timed([bin_dir / "ninja", "-C", build_dir], major, self.checkout)
 
@@ -145,8 +165,18 @@ class Reference(Way):
 
     def build(self, major: int, coverage: bool = False) -> float:
         args = ["--coverage"] if coverage else []
-        return timed([PYTHONS[major], self.checkout / "benchmarks" / "reference_setuptools.py", "--modules-from",
-                      self.module_list, *args], major, self.checkout, PYTHONPATH=str(self.checkout / "tools"))
+        return timed(
+            [
+                PYTHONS[major],
+                self.checkout / "benchmarks" / "reference_setuptools.py",
+                "--modules-from",
+                self.module_list,
+                *args,
+            ],
+            major,
+            self.checkout,
+            PYTHONPATH=str(self.checkout / "tools"),
+        )
 
 
 @dataclass
@@ -212,8 +242,9 @@ def import_figures(parent: Path, samples: Samples, runs: int) -> None:
     plain = 1000 * import_seconds(python, venv_env(13, PYTHONPATH=str(site)), parent, runs)
     reference = Reference(scratch_checkout(parent, "editable-reference"))
     reference.build(13)
-    in_place = 1000 * import_seconds(python, venv_env(13, PYTHONPATH=str(reference.checkout / "cuda_core")), parent,
-                                     runs)
+    in_place = 1000 * import_seconds(
+        python, venv_env(13, PYTHONPATH=str(reference.checkout / "cuda_core")), parent, runs
+    )
     for way, value in ((OURS, editable), (REFERENCE, in_place)):
         samples.add("import, editable, unchanged [ms]", way, value)
         samples.add("import, plain install [ms]", way, plain)
@@ -223,14 +254,33 @@ def import_figures(parent: Path, samples: Samples, runs: int) -> None:
 def extension_sizes(wheel: Path, prefix: str = "cuda/core/") -> list[int]:
     """The sizes of the extension modules under ``prefix`` in a wheel."""
     with zipfile.ZipFile(wheel) as archive:
-        return [info.file_size for info in archive.infolist()
-                if info.filename.startswith(prefix) and info.filename.endswith(".so")]
+        return [
+            info.file_size
+            for info in archive.infolist()
+            if info.filename.startswith(prefix) and info.filename.endswith(".so")
+        ]
 
 
 def our_wheel(checkout: Path, build_dir: Path, out: Path) -> Path:
     """Our cu13 wheel, packed by meson-python from a built build dir."""
-    timed([PYTHONS[13], "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps", "--no-index",
-           f"-Cbuild-dir={build_dir}", "-w", out, checkout], 13, checkout)
+    timed(
+        [
+            PYTHONS[13],
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-build-isolation",
+            "--no-deps",
+            "--no-index",
+            f"-Cbuild-dir={build_dir}",
+            "-w",
+            out,
+            checkout,
+        ],
+        13,
+        checkout,
+    )
     return next(out.glob("cuda_core-*.whl"))
 
 
@@ -256,8 +306,10 @@ def size_figures(parent: Path, samples: Samples) -> None:
         samples.add(f"cu13 wheel, {label}: extension modules [KiB]", OURS, sum(sizes) / 1024)
         samples.add(f"cu13 wheel, {label}: average module [KiB]", OURS, sum(sizes) / len(sizes) / 1024)
     nvidia = parent / "nvidia-wheel"
-    subprocess.run([PYTHONS[13], "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", "-d", nvidia,
-                    NVIDIA_WHEEL], check=True)
+    subprocess.run(
+        [PYTHONS[13], "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", "-d", nvidia, NVIDIA_WHEEL],
+        check=True,
+    )
     sizes = extension_sizes(next(nvidia.glob("cuda_core-*.whl")), "cuda/core/cu13/")
     samples.add("NVIDIA cuda-core 1.2.2 cu13 wheel: average module [KiB]", REFERENCE, sum(sizes) / len(sizes) / 1024)
     samples.add("NVIDIA cuda-core 1.2.2 cu13 wheel: extension modules", REFERENCE, len(sizes))
@@ -268,8 +320,9 @@ def table(samples: Samples) -> str:
     lines = [f"| figure | {ways[0]} | {ways[1]} | ours / reference |", "| --- | ---: | ---: | ---: |"]
     for figure, by_way in samples.values.items():
         ours, reference = (samples.median(figure, way) if way in by_way else None for way in ways)
-        fmt: Callable[[float], str] = (lambda v: f"{v:.0f}") if "steps" in figure else \
-            (lambda v: f"{v:.3f}" if "[s]" in figure else f"{v:.1f}")
+        fmt: Callable[[float], str] = (
+            (lambda v: f"{v:.0f}") if "steps" in figure else (lambda v: f"{v:.3f}" if "[s]" in figure else f"{v:.1f}")
+        )
         ratio = f"{ours / reference:.3f}" if ours is not None and reference else "-"
         shown = [fmt(v) if v is not None else "-" for v in (ours, reference)]
         lines.append(f"| {figure} | {shown[0]} | {shown[1]} | {ratio} |")
@@ -282,21 +335,33 @@ def targets(samples: Samples) -> list[str]:
     def ratio(figure: str) -> float:
         return samples.median(figure, ours) / samples.median(figure, ref)
 
-    average = samples.median("cu13 wheel, with _cyutility: average module [KiB]", ours) / \
-        samples.median("NVIDIA cuda-core 1.2.2 cu13 wheel: average module [KiB]", ref)
+    average = samples.median("cu13 wheel, with _cyutility: average module [KiB]", ours) / samples.median(
+        "NVIDIA cuda-core 1.2.2 cu13 wheel: average module [KiB]", ref
+    )
     clean = max(ratio("clean build cu13 [s]"), ratio("clean build cu12 [s]"))
     checks = [
-        ("round trip at most 0.55 of the reference's", ratio("round trip total [s]") <= 0.55,
-         f"{ratio('round trip total [s]'):.3f}"),
+        (
+            "round trip at most 0.55 of the reference's",
+            ratio("round trip total [s]") <= 0.55,
+            f"{ratio('round trip total [s]'):.3f}",
+        ),
         ("clean build per major at most 0.85 of the reference's", clean <= 0.85, f"{clean:.3f} (the worse major)"),
-        ("no-op rebuild at most 1/100 of the reference's", ratio("no-op rebuild [s]") <= 1 / 100,
-         f"{ratio('no-op rebuild [s]'):.4f}"),
-        ("return leg runs zero compile steps", samples.median("return leg compile steps", ours) == 0,
-         f"{samples.median('return leg compile steps', ours):.0f} steps"),
+        (
+            "no-op rebuild at most 1/100 of the reference's",
+            ratio("no-op rebuild [s]") <= 1 / 100,
+            f"{ratio('no-op rebuild [s]'):.4f}",
+        ),
+        (
+            "return leg runs zero compile steps",
+            samples.median("return leg compile steps", ours) == 0,
+            f"{samples.median('return leg compile steps', ours):.0f} steps",
+        ),
         ("average cu13 extension module at most 0.75 of NVIDIA's 1.2.2", average <= 0.75, f"{average:.3f}"),
-        ("editable import costs at most 15 ms over a plain install",
-         samples.median("editable import overhead [ms]", ours) <= 15,
-         f"{samples.median('editable import overhead [ms]', ours):.1f} ms"),
+        (
+            "editable import costs at most 15 ms over a plain install",
+            samples.median("editable import overhead [ms]", ours) <= 15,
+            f"{samples.median('editable import overhead [ms]', ours):.1f} ms",
+        ),
     ]
     return [f"- [{'met' if ok else 'MISSED'}] {text}: {value}" for text, ok, value in checks]
 
@@ -310,8 +375,11 @@ def main(argv: list[str] | None = None) -> int:
     repeat, noop_runs, import_runs = (1, 5, 5) if args.quick else (args.repeat, 10, 15)
     for major in (12, 13):
         PYTHONS[major] = dev_python(major)
-        timed([PYTHONS[major], "-m", "pip", "install", "-q", "-r", REPO_ROOT / "requirements" / "bench.txt"], major,
-              REPO_ROOT)
+        timed(
+            [PYTHONS[major], "-m", "pip", "install", "-q", "-r", REPO_ROOT / "requirements" / "bench.txt"],
+            major,
+            REPO_ROOT,
+        )
     samples = Samples()
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="build-bench-") as scratch:
@@ -327,8 +395,9 @@ def main(argv: list[str] | None = None) -> int:
     print(report)
     print("\ntargets:\n" + "\n".join(targets(samples)))
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps({"repeat": repeat, "cores": os.cpu_count(), "samples": samples.values},
-                                    indent=2) + "\n")
+    args.json.write_text(
+        json.dumps({"repeat": repeat, "cores": os.cpu_count(), "samples": samples.values}, indent=2) + "\n"
+    )
     print(f"\nwrote {args.json}")
     return 0
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Extension module sizes and clean build time of the cu13 build per optimization flag,
 beside the modules of NVIDIA's cuda-core 1.2.2 cu13 wheel, in one run on this machine.
 
@@ -29,7 +31,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from build_bench import NVIDIA_WHEEL, PYTHONS, REPO_ROOT, dev_python, scratch_checkout, timed
+from build_bench import NVIDIA_WHEEL, PYTHONS, dev_python, scratch_checkout, timed
 
 CONFIGS = {
     "-O2": ["-Doptimization=2", "-Dcold-optimization=build"],
@@ -72,8 +74,12 @@ def nvidia_sizes(wheel: Path) -> dict[str, int]:
 def summary(sizes: dict[str, int], hot: set[str]) -> dict[str, float]:
     """Modules, total and average KiB, overall, without the shared utility module, and per class."""
     kib = {name: size / 1024 for name, size in sizes.items()}
-    groups = {"all": list(kib), "without _cyutility": [n for n in kib if n != SHARED_UTILITY],
-              "hot": [n for n in kib if n in hot], "cold": [n for n in kib if n not in hot]}
+    groups = {
+        "all": list(kib),
+        "without _cyutility": [n for n in kib if n != SHARED_UTILITY],
+        "hot": [n for n in kib if n in hot],
+        "cold": [n for n in kib if n not in hot],
+    }
     figures: dict[str, float] = {}
     for group, names in groups.items():
         figures[f"{group}: modules"] = len(names)
@@ -99,9 +105,25 @@ def main(argv: list[str] | None = None) -> int:
         hot = hot_modules(checkout / "meson.build")
         wheel = args.nvidia_wheel
         if wheel is None:
-            subprocess.run([PYTHONS[13], "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
-                            "--python-version", "3.11", "--platform", "manylinux_2_28_x86_64", "-d", work / "nvidia",
-                            NVIDIA_WHEEL], check=True)
+            subprocess.run(
+                [
+                    PYTHONS[13],
+                    "-m",
+                    "pip",
+                    "download",
+                    "-q",
+                    "--no-deps",
+                    "--only-binary=:all:",
+                    "--python-version",
+                    "3.11",
+                    "--platform",
+                    "manylinux_2_28_x86_64",
+                    "-d",
+                    work / "nvidia",
+                    NVIDIA_WHEEL,
+                ],
+                check=True,
+            )
             wheel = next((work / "nvidia").glob("*.whl"))
         build_dirs = {name: work / f"build-{index}" for index, name in enumerate(CONFIGS)}
         for name, options in CONFIGS.items():
@@ -113,23 +135,29 @@ def main(argv: list[str] | None = None) -> int:
                 timed([bin_dir / "ninja", "-C", build_dirs[name], "clean"], 13, checkout)
                 load_before = os.getloadavg()[0]
                 seconds = timed([bin_dir / "ninja", "-C", build_dirs[name]], 13, checkout)
-                samples[name].append({"seconds": seconds, "load before": load_before,
-                                      "load after": os.getloadavg()[0]})
-                print(f"repetition {repetition + 1}, {name}: {seconds:.1f} s (load {load_before:.1f} -> "
-                      f"{samples[name][-1]['load after']:.1f})", flush=True)
+                samples[name].append({"seconds": seconds, "load before": load_before, "load after": os.getloadavg()[0]})
+                print(
+                    f"repetition {repetition + 1}, {name}: {seconds:.1f} s (load {load_before:.1f} -> "
+                    f"{samples[name][-1]['load after']:.1f})",
+                    flush=True,
+                )
         sizes = {name: built_sizes(build_dirs[name]) for name in CONFIGS}
         sizes[f"NVIDIA {NVIDIA_WHEEL}"] = nvidia_sizes(wheel)
 
     summaries = {name: summary(per_module, hot) for name, per_module in sizes.items()}
-    print(f"\n{'configuration':<28} {'clean build [s]':>15} {'load':>5} {'modules':>7} {'total KiB':>9} "
-          f"{'avg KiB':>7} {'avg w/o cyutility':>17} {'avg hot':>7} {'avg cold':>8}")
+    print(
+        f"\n{'configuration':<28} {'clean build [s]':>15} {'load':>5} {'modules':>7} {'total KiB':>9} "
+        f"{'avg KiB':>7} {'avg w/o cyutility':>17} {'avg hot':>7} {'avg cold':>8}"
+    )
     for name, figures in summaries.items():
         runs = samples.get(name, [])
         build = f"{statistics.median(s['seconds'] for s in runs):15.1f}" if runs else f"{'-':>15}"
         load = f"{statistics.median(s['load before'] for s in runs):5.1f}" if runs else f"{'-':>5}"
-        print(f"{name:<28} {build} {load} {figures['all: modules']:7d} {figures['all: total [KiB]']:9.1f} "
-              f"{figures['all: average [KiB]']:7.1f} {figures['without _cyutility: average [KiB]']:17.1f} "
-              f"{figures['hot: average [KiB]']:7.1f} {figures['cold: average [KiB]']:8.1f}")
+        print(
+            f"{name:<28} {build} {load} {figures['all: modules']:7d} {figures['all: total [KiB]']:9.1f} "
+            f"{figures['all: average [KiB]']:7.1f} {figures['without _cyutility: average [KiB]']:17.1f} "
+            f"{figures['hot: average [KiB]']:7.1f} {figures['cold: average [KiB]']:8.1f}"
+        )
     names = sorted(set().union(*sizes.values()))
     print(f"\n{'module [KiB]':<44} {'class':>5} " + " ".join(f"{name[:12]:>12}" for name in sizes))
     for module in names:
@@ -137,9 +165,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{module:<44} {'hot' if module in hot else 'cold':>5} " + " ".join(cells))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"configs": CONFIGS, "hot modules": sorted(hot), "builds": samples,
-                                         "sizes [bytes]": sizes, "summaries": summaries, "cpus": os.cpu_count()},
-                                        indent=2))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "configs": CONFIGS,
+                    "hot modules": sorted(hot),
+                    "builds": samples,
+                    "sizes [bytes]": sizes,
+                    "summaries": summaries,
+                    "cpus": os.cpu_count(),
+                },
+                indent=2,
+            )
+        )
     return 0
 
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Host cost of replaying a CUDA graph of 100 empty kernels against launching the 100 kernels
 one by one on a stream: our cuda.core beside NVIDIA's, one process per side, in
 interleaved rounds on one core.
@@ -30,8 +32,8 @@ METRICS = ("100 stream launches [us]", "graph of 100: launch [us]", "graph of 10
 
 def measure(cubin: Path, batches: int) -> dict[str, float | str]:
     """This process's figures, through whichever cuda.core is importable."""
-    import numpy as np
     import cuda.core as cc
+    import numpy as np
 
     device = cc.Device(0)
     device.set_current()
@@ -90,8 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"host: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
     for side, figures in results.items():
         print(f"{side:>6}: {figures.get('version', '')} {figures.get('module', '')} {figures.get('error', '')}")
-    print(f"host cost: median over {rounds_wanted} interleaved process(es) per side; launches: median over {batches} "
-          f"batches ({BATCH} stream launches, or {GRAPHS_PER_BATCH} graph launches, each), on core {core}")
+    print(
+        f"host cost: median over {rounds_wanted} interleaved process(es) per side; launches: median over {batches} "
+        f"batches ({BATCH} stream launches, or {GRAPHS_PER_BATCH} graph launches, each), on core {core}"
+    )
     print(two_sided_table(results, METRICS, 38))
     write_comparison(args.json, results, METRICS, rounds=rounds_wanted, batches=batches, core=core)
     return 0 if all("error" not in figures for figures in results.values()) else 1

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """``import cuda.core`` time: our cuda.core beside NVIDIA's, in one run, from one Python.
 
 Each sample is a fresh interpreter that times ``import cuda.core`` (and, apart, the first
@@ -48,8 +50,10 @@ def sample(python: str, pythonpath: str | None) -> dict:
         env["PYTHONPATH"] = pythonpath
     result = subprocess.run([python, "-c", PROBE], env=env, capture_output=True, text=True, cwd=Path.home())
     if result.returncode != 0:
-        raise SystemExit(f"import_bench: import cuda.core failed with PYTHONPATH={pythonpath!r}: "
-                         f"{(result.stderr.strip().splitlines() or ['?'])[-1]}")
+        raise SystemExit(
+            f"import_bench: import cuda.core failed with PYTHONPATH={pythonpath!r}: "
+            f"{(result.stderr.strip().splitlines() or ['?'])[-1]}"
+        )
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Host cost of a kernel launch, a Buffer allocate/free and an event record: our cuda.core
 beside NVIDIA's cuda.core and raw cuda.bindings, measured in one run on one GPU.
 
@@ -43,12 +45,19 @@ import tempfile
 import time
 from pathlib import Path
 
-KERNELS = ('extern "C" __global__ void empty(float* data, int n) {}\n'
-           'extern "C" __global__ void mixed(float* data, int n, float x, double y, long long m, unsigned char c) {}\n'
-           'extern "C" __global__ void noargs() {}\n')  # launch_steps.py's kernel of no parameters
+KERNELS = (
+    'extern "C" __global__ void empty(float* data, int n) {}\n'
+    'extern "C" __global__ void mixed(float* data, int n, float x, double y, long long m, unsigned char c) {}\n'
+    'extern "C" __global__ void noargs() {}\n'
+)  # launch_steps.py's kernel of no parameters
 BATCH = 500
-METRICS = ("launch [us]", "launch, 6 mixed args [us]", "launch, cluster of 2 [us]", "allocate+free [us]",
-           "event record [us]")
+METRICS = (
+    "launch [us]",
+    "launch, 6 mixed args [us]",
+    "launch, cluster of 2 [us]",
+    "allocate+free [us]",
+    "event record [us]",
+)
 
 
 def build_cubin(work: Path, arch: str) -> Path:
@@ -65,8 +74,11 @@ def build_floor(work: Path) -> Path | str:
     nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
     stubs = Path(nvcc).resolve().parent.parent / "lib64" / "stubs"
     binary = work / "launch_floor"
-    build = subprocess.run([nvcc, "-O2", "-o", binary, Path(__file__).resolve().with_name("launch_floor.cpp"),
-                            f"-L{stubs}", "-lcuda"], capture_output=True, text=True)
+    build = subprocess.run(
+        [nvcc, "-O2", "-o", binary, Path(__file__).resolve().with_name("launch_floor.cpp"), f"-L{stubs}", "-lcuda"],
+        capture_output=True,
+        text=True,
+    )
     if build.returncode != 0:
         return (build.stderr.strip().splitlines() or ["nvcc failed"])[-1]
     return binary
@@ -100,8 +112,8 @@ def per_call_us(batch, batches: int, drain) -> float:
 
 def measure_cuda_core(cubin: Path, batches: int) -> dict[str, float]:
     """Launch, allocate/free and record costs through whichever cuda.core is importable."""
-    import numpy as np
     import cuda.core as cc
+    import numpy as np
 
     device = cc.Device(0)
     device.set_current()
@@ -171,8 +183,10 @@ def measure_raw(cubin: Path, batches: int) -> dict[str, float]:
     mixed = check(driver.cuModuleGetFunction(module, b"mixed"))
     pointer = check(driver.cuMemAlloc(1024))
     args = ((int(pointer), 256), (ctypes.c_void_p, ctypes.c_int))
-    mixed_args = ((int(pointer), 256, 1.5, 2.5, 3, 4),
-                  (ctypes.c_void_p, ctypes.c_int, ctypes.c_float, ctypes.c_double, ctypes.c_longlong, ctypes.c_ubyte))
+    mixed_args = (
+        (int(pointer), 256, 1.5, 2.5, 3, 4),
+        (ctypes.c_void_p, ctypes.c_int, ctypes.c_float, ctypes.c_double, ctypes.c_longlong, ctypes.c_ubyte),
+    )
     launch = driver.cuLaunchKernel
 
     def launches() -> None:
@@ -188,17 +202,30 @@ def measure_raw(cubin: Path, batches: int) -> dict[str, float]:
 
     per_call_us(launches, 5, drain)
     import cuda.bindings
-    return {"launch [us]": per_call_us(launches, batches, drain),
-            "launch, 6 mixed args [us]": per_call_us(mixed_launches, batches, drain),
-            "version": cuda.bindings.__version__, "module": driver.__file__}
+
+    return {
+        "launch [us]": per_call_us(launches, batches, drain),
+        "launch, 6 mixed args [us]": per_call_us(mixed_launches, batches, drain),
+        "version": cuda.bindings.__version__,
+        "module": driver.__file__,
+    }
 
 
-def run_worker(side: str, cubin: Path, batches: int, env: dict[str, str],
-               script: Path = Path(__file__)) -> dict[str, float]:
+def run_worker(
+    side: str, cubin: Path, batches: int, env: dict[str, str], script: Path = Path(__file__)
+) -> dict[str, float]:
     """One side in its own process (``script --worker side``, this benchmark's by default);
     its figures come back as JSON on stdout."""
-    command = [sys.executable, str(script.resolve()), "--worker", side, "--cubin", str(cubin),
-               "--batches", str(batches)]
+    command = [
+        sys.executable,
+        str(script.resolve()),
+        "--worker",
+        side,
+        "--cubin",
+        str(cubin),
+        "--batches",
+        str(batches),
+    ]
     result = subprocess.run(command, env=env, capture_output=True, text=True)
     if result.returncode != 0:
         return {"error": (result.stderr.strip().splitlines() or ["failed"])[-1]}
@@ -231,16 +258,22 @@ def table(results: dict[str, dict[str, float]]) -> str:
     """One row per metric: each side's figure, ours / NVIDIA's (of the medians and paired per
     round) and ours minus the C++ floor."""
     sides = ("ours", "nvidia", "raw", "C++")
-    lines = [f"{'metric':<26} " + " ".join(f"{side:>9}" for side in sides)
-             + f" {'ours/nvidia':>12} {'paired':>7} {'ours-C++':>9}"]
+    lines = [
+        f"{'metric':<26} "
+        + " ".join(f"{side:>9}" for side in sides)
+        + f" {'ours/nvidia':>12} {'paired':>7} {'ours-C++':>9}"
+    ]
     for metric in METRICS:
         values = [results[side].get(metric) for side in sides]
         cells = [f"{v:9.2f}" if isinstance(v, float) else f"{'-':>9}" for v in values]
         ratio = f"{values[0] / values[1]:12.2f}" if all(isinstance(v, float) for v in values[:2]) else f"{'-':>12}"
         paired = paired_ratio(results, metric)
         paired_cell = f"{paired:7.2f}" if paired is not None else f"{'-':>7}"
-        above_floor = (f"{values[0] - values[3]:+9.2f}" if isinstance(values[0], float) and isinstance(values[3], float)
-                       else f"{'-':>9}")
+        above_floor = (
+            f"{values[0] - values[3]:+9.2f}"
+            if isinstance(values[0], float) and isinstance(values[3], float)
+            else f"{'-':>9}"
+        )
         lines.append(f"{metric:<26} {' '.join(cells)} {ratio} {paired_cell} {above_floor}")
     through_function = results["C++"].get("launch, CUfunction [us]")
     if isinstance(through_function, float):
@@ -273,12 +306,21 @@ def side_environments(args: argparse.Namespace) -> tuple[dict[str, str], dict[st
 
 def compute_capability() -> str:
     """GPU 0's compute capability as nvcc's arch digits (e.g. "90")."""
-    return subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
-                          capture_output=True, text=True, check=True).stdout.split()[0].replace(".", "")
+    return (
+        subprocess.run(
+            ["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        .stdout.split()[0]
+        .replace(".", "")
+    )
 
 
-def compare_sides(args: argparse.Namespace, script: Path, batches: int,
-                  needs_gpu: bool = True) -> tuple[dict[str, dict], int, int]:
+def compare_sides(
+    args: argparse.Namespace, script: Path, batches: int, needs_gpu: bool = True
+) -> tuple[dict[str, dict], int, int]:
     """Run ``script``'s worker for ours and NVIDIA's cuda.core in ``args.rounds`` interleaved
     rounds (one round with --quick), every process on one core: the merged figures per
     side, the number of rounds, and the core. Workers that ``needs_gpu`` get the empty
@@ -317,8 +359,12 @@ def write_comparison(path: Path | None, results: dict[str, dict], metrics: tuple
     if path is None:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({**context, "results": results,
-                                "paired ours/nvidia": {m: paired_ratio(results, m) for m in metrics}}, indent=2))
+    path.write_text(
+        json.dumps(
+            {**context, "results": results, "paired ours/nvidia": {m: paired_ratio(results, m) for m in metrics}},
+            indent=2,
+        )
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -346,20 +392,33 @@ def main(argv: list[str] | None = None) -> int:
                 rounds[side].append(run_worker(side, cubin, batches, env))
             rounds["C++"].append(measure_floor(floor, cubin, batches))
     results = {side: merge_rounds(samples) for side, samples in rounds.items()}
-    gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
-                         capture_output=True, text=True).stdout.strip()
+    gpu = subprocess.run(
+        ["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"], capture_output=True, text=True
+    ).stdout.strip()
     print(f"GPU: {gpu}; host: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
     for side, figures in results.items():
         print(f"{side:>6}: {figures.get('version', '')} {figures.get('module', '')} {figures.get('error', '')}")
-    print(f"host cost per call: median over {args.rounds} interleaved process(es) per side of the median over "
-          f"{batches} batches of {BATCH}, all on core {core} (kernels: empty(float*, int); mixed with 6 arguments)")
+    print(
+        f"host cost per call: median over {args.rounds} interleaved process(es) per side of the median over "
+        f"{batches} batches of {BATCH}, all on core {core} (kernels: empty(float*, int); mixed with 6 arguments)"
+    )
     print(table(results))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"gpu": gpu, "batches": batches, "batch": BATCH, "rounds": args.rounds,
-                                         "core": core, "results": results,
-                                         "paired ours/nvidia": {m: paired_ratio(results, m) for m in METRICS}},
-                                        indent=2))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "gpu": gpu,
+                    "batches": batches,
+                    "batch": BATCH,
+                    "rounds": args.rounds,
+                    "core": core,
+                    "results": results,
+                    "paired ours/nvidia": {m: paired_ratio(results, m) for m in METRICS},
+                },
+                indent=2,
+            )
+        )
     return 0 if all("error" not in figures for figures in results.values()) else 1
 
 

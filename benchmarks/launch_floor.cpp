@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+// SPDX-License-Identifier: Apache-2.0
 // The driver's own floor for benchmarks/launch_bench.py: the host cost of cuLaunchKernel
 // from C++, for the same empty kernels and the same batching: the two-argument kernel
 // through a CUfunction (cuModuleLoadData) and through a CUkernel (cuLibraryLoadData, as

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Where the host time of a kernel launch goes: each step of our launch() timed apart, beside
 NVIDIA's cuda.core, cuda.bindings' own cuLaunchKernel and the C++ floor, in one run.
 
@@ -37,23 +39,44 @@ import platform
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from launch_bench import (BATCH, build_cubin, build_floor, compute_capability, measure_floor, merge_rounds,
-                          paired_ratio, per_call_us, run_worker)
+from launch_bench import (
+    BATCH,
+    build_cubin,
+    build_floor,
+    compute_capability,
+    measure_floor,
+    merge_rounds,
+    paired_ratio,
+    per_call_us,
+    run_worker,
+)
 
-STEPS = ("call alone", "+ checks, stream handle", "+ parameter sizes, count", "+ arguments packed",
-         "+ GIL released and retaken", "+ cuLaunchKernel = launch()")
+STEPS = (
+    "call alone",
+    "+ checks, stream handle",
+    "+ parameter sizes, count",
+    "+ arguments packed",
+    "+ GIL released and retaken",
+    "+ cuLaunchKernel = launch()",
+)
 ARG_COUNTS = (0, 2, 6)
 KERNEL_OF = {0: "noargs", 2: "empty", 6: "mixed"}
-BOTH_SIDES = ("LaunchConfig(grid=1, block=1) [us]", "stream.handle [us]",
-              *(f"ParamHolder, {n} args [us]" for n in ARG_COUNTS),
-              *(f"launch, {n} args [us]" for n in ARG_COUNTS), "launch, cluster of 2 [us]",
-              *(f"raw cuLaunchKernel, {n} args [us]" for n in ARG_COUNTS))
-FLOOR = {"C++ cuLaunchKernel, 2 args [us]": "launch, CUkernel [us]",
-         "C++ cuLaunchKernel, 6 args [us]": "launch, 6 mixed args, CUkernel [us]",
-         "C++ cuLaunchKernelEx, cluster of 2 [us]": "launch, cluster of 2, CUkernel [us]"}
+BOTH_SIDES = (
+    "LaunchConfig(grid=1, block=1) [us]",
+    "stream.handle [us]",
+    *(f"ParamHolder, {n} args [us]" for n in ARG_COUNTS),
+    *(f"launch, {n} args [us]" for n in ARG_COUNTS),
+    "launch, cluster of 2 [us]",
+    *(f"raw cuLaunchKernel, {n} args [us]" for n in ARG_COUNTS),
+)
+FLOOR = {
+    "C++ cuLaunchKernel, 2 args [us]": "launch, CUkernel [us]",
+    "C++ cuLaunchKernel, 6 args [us]": "launch, 6 mixed args, CUkernel [us]",
+    "C++ cuLaunchKernelEx, cluster of 2 [us]": "launch, cluster of 2, CUkernel [us]",
+}
 
 
 def step_metric(step: int, count: int) -> str:
@@ -76,9 +99,14 @@ def raw_launcher(kernel, stream, arguments: tuple) -> Callable[[], None]:
 
     from cuda.bindings import driver
 
-    ctypes_of = {"Buffer": lambda a: ctypes.c_uint64(int(a.handle)), "int32": ctypes.c_int32,
-                 "float32": ctypes.c_float, "float64": ctypes.c_double, "int64": ctypes.c_int64,
-                 "uint8": ctypes.c_uint8}
+    ctypes_of = {
+        "Buffer": lambda a: ctypes.c_uint64(int(a.handle)),
+        "int32": ctypes.c_int32,
+        "float32": ctypes.c_float,
+        "float64": ctypes.c_double,
+        "int64": ctypes.c_int64,
+        "uint8": ctypes.c_uint8,
+    }
     values = [ctypes_of[type(a).__name__](a) for a in arguments]
     pointers = (ctypes.c_void_p * max(len(values), 1))(*[ctypes.addressof(v) for v in values])
     params = ctypes.addressof(pointers) if values else 0
@@ -88,14 +116,20 @@ def raw_launcher(kernel, stream, arguments: tuple) -> Callable[[], None]:
     if result[0] != driver.CUresult.CUDA_SUCCESS:
         raise RuntimeError(f"cuLaunchKernel: {result[0]!r}")
     # keep: the ctypes values and array, alive as long as the loop (a default it never reads)
-    return loop("launch(f, 1, 1, 1, 1, 1, 1, 0, h, p, 0)", launch=driver.cuLaunchKernel, f=function, h=handle,
-                p=params, keep=(values, pointers))
+    return loop(
+        "launch(f, 1, 1, 1, 1, 1, 1, 0, h, p, 0)",
+        launch=driver.cuLaunchKernel,
+        f=function,
+        h=handle,
+        p=params,
+        keep=(values, pointers),
+    )
 
 
 def measure(cubin: Path, batches: int) -> dict[str, float | str]:
     """This process's figures, through whichever cuda.core it imports."""
-    import numpy as np
     import cuda.core as cc
+    import numpy as np
 
     device = cc.Device(0)
     device.set_current()
@@ -103,8 +137,11 @@ def measure(cubin: Path, batches: int) -> dict[str, float | str]:
     code = cc.ObjectCode.from_cubin(cubin.read_bytes())
     kernels = {n: code.get_kernel(KERNEL_OF[n]) for n in ARG_COUNTS}
     buffer = device.allocate(1024, stream=stream)
-    arguments = {0: (), 2: (buffer, np.int32(256)),
-                 6: (buffer, np.int32(256), np.float32(1.5), np.float64(2.5), np.int64(3), np.uint8(4))}
+    arguments = {
+        0: (),
+        2: (buffer, np.int32(256)),
+        6: (buffer, np.int32(256), np.float32(1.5), np.float64(2.5), np.int64(3), np.uint8(4)),
+    }
     config = cc.LaunchConfig(grid=1, block=1)
     rows: dict[str, Callable[[], None]] = {}
 
@@ -118,12 +155,14 @@ def measure(cubin: Path, batches: int) -> dict[str, float | str]:
         names = {f"a{i}": a for i, a in enumerate(arguments[count])}
         call = ", ".join(["step", "s", "c", "k", *names])
         for step in range(len(STEPS)):
-            rows[step_metric(step, count)] = loop(f"steps({call})", steps=steps, step=step, s=stream, c=config,
-                                                  k=kernels[count], **names)
+            rows[step_metric(step, count)] = loop(
+                f"steps({call})", steps=steps, step=step, s=stream, c=config, k=kernels[count], **names
+            )
     rows["LaunchConfig(grid=1, block=1) [us]"] = loop("LaunchConfig(grid=1, block=1)", LaunchConfig=cc.LaunchConfig)
     rows["stream.handle [us]"] = loop("s.handle", s=stream)
     try:
         from cuda.core._kernel_arg_handler import ParamHolder
+
         for count in ARG_COUNTS:
             rows[f"ParamHolder, {count} args [us]"] = loop("P(t)", P=ParamHolder, t=arguments[count])
     except ImportError:
@@ -149,8 +188,10 @@ def measure(cubin: Path, batches: int) -> dict[str, float | str]:
 
 def probe(env: dict[str, str]) -> dict[str, object]:
     """Which cuda.core an environment imports, and whether it is this repo's build."""
-    code = ("import importlib.util, json, cuda.core; print(json.dumps({'module': cuda.core.__file__, "
-            "'ours': importlib.util.find_spec('cuda.core._build_info') is not None}))")
+    code = (
+        "import importlib.util, json, cuda.core; print(json.dumps({'module': cuda.core.__file__, "
+        "'ours': importlib.util.find_spec('cuda.core._build_info') is not None}))"
+    )
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     if run.returncode != 0:
         return {"error": (run.stderr.strip().splitlines() or ["import failed"])[-1]}
@@ -186,8 +227,12 @@ def table(results: dict[str, dict], floor: dict[str, object]) -> str:
     for metric, key in FLOOR.items():
         if isinstance(floor.get(key), float):
             lines.append(f"{metric:<40} {cell(floor[key])}")
-    failures = [f"{side}: {key[:-7]}: {value}" for side, figures in results.items()
-                for key, value in figures.items() if key.endswith(" failed")]
+    failures = [
+        f"{side}: {key[:-7]}: {value}"
+        for side, figures in results.items()
+        for key, value in figures.items()
+        if key.endswith(" failed")
+    ]
     return "\n".join(lines + ([""] + failures if failures else []))
 
 
@@ -229,10 +274,13 @@ def main(argv: list[str] | None = None) -> int:
             floors.append(measure_floor(floor_binary, cubin, batches))
     results = {side: merge_rounds(samples) for side, samples in rounds.items()}
     floor = merge_rounds(floors) if floors else {"error": str(floor_binary)}
-    machine = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
-                             capture_output=True, text=True).stdout.strip()
-    print(f"{machine}; host: {platform.processor() or platform.machine()}, Python {platform.python_version()}; "
-          f"{rounds_wanted} round(s) of {batches} batches of {BATCH} calls, on core {core}")
+    machine = subprocess.run(
+        ["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"], capture_output=True, text=True
+    ).stdout.strip()
+    print(
+        f"{machine}; host: {platform.processor() or platform.machine()}, Python {platform.python_version()}; "
+        f"{rounds_wanted} round(s) of {batches} batches of {BATCH} calls, on core {core}"
+    )
     for side in ("ours", "nvidia"):
         figures = results.get(side, found[side])
         note = "" if side in results else " (left out: not NVIDIA's cuda.core)" if "error" not in found[side] else ""
@@ -240,10 +288,23 @@ def main(argv: list[str] | None = None) -> int:
     print(table(results, floor))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"machine": machine, "batches": batches, "batch": BATCH,
-                                         "rounds": rounds_wanted, "core": core, "results": results, "C++": floor,
-                                         "paired ours/nvidia": {m: paired_ratio(results, m) for m in BOTH_SIDES}
-                                         if "nvidia" in results else {}}, indent=2))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "machine": machine,
+                    "batches": batches,
+                    "batch": BATCH,
+                    "rounds": rounds_wanted,
+                    "core": core,
+                    "results": results,
+                    "C++": floor,
+                    "paired ours/nvidia": {m: paired_ratio(results, m) for m in BOTH_SIDES}
+                    if "nvidia" in results
+                    else {},
+                },
+                indent=2,
+            )
+        )
     return 0 if all("error" not in figures for figures in results.values()) else 1
 
 

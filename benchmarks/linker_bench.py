@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Cost of a Linker run over an LTO program: our cuda.core beside NVIDIA's, one process per
 side, in interleaved rounds on one core. nvJitLink links on the CPU, so no GPU is needed.
 
@@ -28,8 +30,11 @@ METRICS = ("LTO: 2 LTO-IR parts -> cubin [ms]", "PTX -> cubin [ms]")
 
 FUNCTIONS = "\n".join(
     f'extern "C" __device__ float shade{i}(float x, float y) {{ return sinf(x * {i + 1}.0f) * cosf(y - {i}.0f); }}'
-    for i in range(8))
-KERNEL = ('\n'.join(f'extern "C" __device__ float shade{i}(float, float);' for i in range(8)) + '''
+    for i in range(8)
+)
+KERNEL = (
+    "\n".join(f'extern "C" __device__ float shade{i}(float, float);' for i in range(8))
+    + """
 extern "C" __global__ void render(float* out, int width, int height, int steps) {
     int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= width || y >= height) return;
@@ -41,7 +46,8 @@ extern "C" __global__ void render(float* out, int width, int height, int steps) 
              + shade4(zx, cx) + shade5(cy, zy) + shade6(acc, cy) + shade7(cx, acc);
     }
     out[y * width + x] = acc;
-}''')
+}"""
+)
 
 
 def median_ms(run, repeats: int) -> float:
@@ -70,8 +76,9 @@ def nvrtc_output(source: str, arch: str, lto: bool) -> bytes:
         flags = [f"-arch={'sm' if lto else 'compute'}_{arch.removeprefix('sm_')}".encode()]
         flags += [b"-dlto", b"-rdc=true"] if lto else []
         check(nvrtc.nvrtcCompileProgram(program, len(flags), flags))
-        get_size, get = (nvrtc.nvrtcGetLTOIRSize, nvrtc.nvrtcGetLTOIR) if lto else (nvrtc.nvrtcGetPTXSize,
-                                                                                    nvrtc.nvrtcGetPTX)
+        get_size, get = (
+            (nvrtc.nvrtcGetLTOIRSize, nvrtc.nvrtcGetLTOIR) if lto else (nvrtc.nvrtcGetPTXSize, nvrtc.nvrtcGetPTX)
+        )
         output = bytearray(check(get_size(program)))
         check(get(program, output))
     finally:
@@ -94,10 +101,13 @@ def measure(arch: str, repeats: int) -> dict[str, float | str]:
 
     lto_options, ptx_options = LinkerOptions(arch=arch, link_time_optimization=True), LinkerOptions(arch=arch)
     link(parts, lto_options)  # warm-up: nvJitLink's first handle loads its library
-    return {METRICS[0]: median_ms(lambda: link(parts, lto_options), repeats),
-            METRICS[1]: median_ms(lambda: link([ptx], ptx_options), repeats),
-            "backend": str(Linker.which_backend()) if hasattr(Linker, "which_backend") else "?",
-            "version": getattr(cc, "__version__", "?"), "module": cc.__file__}
+    return {
+        METRICS[0]: median_ms(lambda: link(parts, lto_options), repeats),
+        METRICS[1]: median_ms(lambda: link([ptx], ptx_options), repeats),
+        "backend": str(Linker.which_backend()) if hasattr(Linker, "which_backend") else "?",
+        "version": getattr(cc, "__version__", "?"),
+        "module": cc.__file__,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -107,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     if "--arch" in argv:
         at = argv.index("--arch")
         arch = argv[at + 1]
-        argv = argv[:at] + argv[at + 2:]
+        argv = argv[:at] + argv[at + 2 :]
     args = parse_arguments(__doc__.splitlines()[0], ("ours", "nvidia"), argv)
     repeats = 5 if args.quick else 20
     if args.worker:
@@ -116,8 +126,10 @@ def main(argv: list[str] | None = None) -> int:
     results, rounds_wanted, core = compare_sides(args, Path(__file__), repeats, needs_gpu=False)
     print(f"host: {platform.processor() or platform.machine()}, Python {platform.python_version()}, arch {arch}")
     for side, figures in results.items():
-        print(f"{side:>6}: {figures.get('version', '')} {figures.get('backend', '')} {figures.get('module', '')} "
-              f"{figures.get('error', '')}")
+        print(
+            f"{side:>6}: {figures.get('version', '')} {figures.get('backend', '')} {figures.get('module', '')} "
+            f"{figures.get('error', '')}"
+        )
     print(f"median over {repeats} links per process, {rounds_wanted} interleaved process(es) per side, on core {core}")
     print(two_sided_table(results, METRICS, 36))
     write_comparison(args.json, results, METRICS, rounds=rounds_wanted, repeats=repeats, core=core, arch=arch)

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Copies between two GPUs through cuda.core's Buffer.copy_to: our cuda.core beside NVIDIA's,
 one process per side, in interleaved rounds on one core.
 
@@ -24,8 +26,12 @@ from launch_bench import BATCH, compare_sides, parse_arguments, per_call_us, two
 LARGE = 256 << 20
 SMALL = 4 << 10
 COPIES = 20
-METRICS = ("peer copy 256 MiB [GB/s]", "peer copy 4 KiB, host [us]",
-           "same-device copy 256 MiB [GB/s]", "same-device copy 4 KiB, host [us]")
+METRICS = (
+    "peer copy 256 MiB [GB/s]",
+    "peer copy 4 KiB, host [us]",
+    "same-device copy 256 MiB [GB/s]",
+    "same-device copy 4 KiB, host [us]",
+)
 
 
 def bandwidth_gbs(cc, stream, src, dst) -> float:
@@ -98,8 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     for side, figures in results.items():
         print(f"{side:>6}: {figures.get('version', '')} {figures.get('module', '')} {figures.get('error', '')}")
         print(f"        {figures.get('peer', '')}")
-    print(f"median over {rounds_wanted} interleaved process(es) per side; bandwidth: median of {COPIES} copies "
-          f"timed by events; host cost: median over {batches} batches of {BATCH} copies, on core {core}")
+    print(
+        f"median over {rounds_wanted} interleaved process(es) per side; bandwidth: median of {COPIES} copies "
+        f"timed by events; host cost: median over {batches} batches of {BATCH} copies, on core {core}"
+    )
     print(two_sided_table(results, METRICS, 34))
     write_comparison(args.json, results, METRICS, rounds=rounds_wanted, batches=batches, core=core)
     return 0 if all("error" not in figures for figures in results.values()) else 1

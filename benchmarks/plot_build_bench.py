@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Plot the round-trip legs of benchmarks/build_bench.py's JSON, both ways side by side (PNG).
 
 Usage: python benchmarks/plot_build_bench.py [JSON] [-o docs/build_round_trip.png]
@@ -12,8 +14,11 @@ import statistics
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-LEGS = [("clean build cu13 [s]", "cu13 (clean)"), ("clean build cu12 [s]", "cu12 (clean)"),
-        ("round trip return leg [s]", "back to cu13")]
+LEGS = [
+    ("clean build cu13 [s]", "cu13 (clean)"),
+    ("clean build cu12 [s]", "cu12 (clean)"),
+    ("round trip return leg [s]", "back to cu13"),
+]
 
 
 def main() -> int:
@@ -22,6 +27,7 @@ def main() -> int:
     parser.add_argument("-o", "--output", type=Path, default=REPO_ROOT / "docs/build_round_trip.png")
     args = parser.parse_args()
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

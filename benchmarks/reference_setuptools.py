@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The reference build for benchmarks/build_bench.py: this project's sources built the way
 NVIDIA's cuda_core builds today. Never the product's build.
 
@@ -50,8 +52,11 @@ SHARED_UTILITY = "cuda.core._cyutility"
 def meson_modules(build_dir: Path) -> dict[str, list[str]]:
     """Dotted module name -> its sources relative to cuda/core, from Meson's introspection."""
     meson = shutil.which("meson") or "meson"
-    targets = json.loads(subprocess.run([meson, "introspect", "--targets", str(build_dir)], check=True,
-                                        capture_output=True, text=True).stdout)
+    targets = json.loads(
+        subprocess.run(
+            [meson, "introspect", "--targets", str(build_dir)], check=True, capture_output=True, text=True
+        ).stdout
+    )
     modules = {}
     for target in targets:
         package = Path(target["filename"][0].rsplit("/cuda_core/", 1)[-1]).parent
@@ -60,8 +65,12 @@ def meson_modules(build_dir: Path) -> dict[str, list[str]]:
             continue
         compiled = [group for group in target["target_sources"] if group.get("language") == "cpp"]
         # Meson runs Cython as a generator: NAME.pyx.cpp stands for the package's NAME.pyx.
-        pyx = [str(package.relative_to("cuda/core") / Path(source).stem) for group in compiled
-               for source in group["generated_sources"] if source.endswith(".pyx.cpp")]
+        pyx = [
+            str(package.relative_to("cuda/core") / Path(source).stem)
+            for group in compiled
+            for source in group["generated_sources"]
+            if source.endswith(".pyx.cpp")
+        ]
         plain = [source.rsplit("/cuda_core/cuda/core/", 1)[-1] for group in compiled for source in group["sources"]]
         modules[name] = pyx + plain
     return modules
@@ -70,8 +79,12 @@ def meson_modules(build_dir: Path) -> dict[str, list[str]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--coverage", action="store_true", help="Cython line tracing")
-    parser.add_argument("--modules-from", type=Path, required=True,
-                        help="a configured Meson build dir of this checkout, whose module list is built")
+    parser.add_argument(
+        "--modules-from",
+        type=Path,
+        required=True,
+        help="a configured Meson build dir of this checkout, whose module list is built",
+    )
     parser.add_argument("--list-modules", action="store_true", help="print the module list as JSON and stop")
     args = parser.parse_args(argv)
     modules = meson_modules(args.modules_from)
@@ -92,9 +105,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.coverage:
         macros += [("CYTHON_TRACE", "1"), ("CYTHON_TRACE_NOGIL", "1")]
     extensions = [
-        Extension(name, [str(CORE / source) for source in sources], language="c++",
-                  include_dirs=[*toolkit.include_dirs, str(CORE / "_compat"), str(CORE / "_cpp")],
-                  define_macros=macros, extra_compile_args=["-std=c++17"])
+        Extension(
+            name,
+            [str(CORE / source) for source in sources],
+            language="c++",
+            include_dirs=[*toolkit.include_dirs, str(CORE / "_compat"), str(CORE / "_cpp")],
+            define_macros=macros,
+            extra_compile_args=["-std=c++17"],
+        )
         for name, sources in modules.items()
     ]
     jobs = os.cpu_count() or 1
@@ -105,19 +123,31 @@ def main(argv: list[str] | None = None) -> int:
         extensions,
         nthreads=jobs,
         build_dir=str(REPO_ROOT / "build" / f"cython-cu{major}"),
-        include_path=[str(PACKAGE_ROOT), str(CORE / "_compat" / f"cu{major}"),
-                      str(CORE / "_compat" / "resources" / resources), bindings.pxd_root],
+        include_path=[
+            str(PACKAGE_ROOT),
+            str(CORE / "_compat" / f"cu{major}"),
+            str(CORE / "_compat" / "resources" / resources),
+            bindings.pxd_root,
+        ],
         compile_time_env={"CUDA_CORE_BUILD_MAJOR": major},
         compiler_directives={"language_level": 3, "linetrace": args.coverage},
         force=force,
         quiet=True,
     )
     os.chdir(REPO_ROOT)
-    setup(name="cuda-core-reference", ext_modules=ext_modules, package_dir={"": "cuda_core"},
-          script_args=["-q", "build_ext", "--inplace", "-j", str(jobs), *(["--force"] if force else [])])
+    setup(
+        name="cuda-core-reference",
+        ext_modules=ext_modules,
+        package_dir={"": "cuda_core"},
+        script_args=["-q", "build_ext", "--inplace", "-j", str(jobs), *(["--force"] if force else [])],
+    )
     import Cython
-    (CORE / "_build_info.py").write_text(build_info.build_info_source(
-        toolkit, bindings, "release", args.coverage, Cython.__version__, "reference", "reference"))
+
+    (CORE / "_build_info.py").write_text(
+        build_info.build_info_source(
+            toolkit, bindings, "release", args.coverage, Cython.__version__, "reference", "reference"
+        )
+    )
     stamp.parent.mkdir(exist_ok=True)
     stamp.write_text(wanted)
     return 0

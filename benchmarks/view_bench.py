@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Host cost of making a StridedMemoryView and of launching a kernel that takes one: our
 cuda.core beside NVIDIA's, one process per side, in interleaved rounds on one core.
 
@@ -21,8 +23,14 @@ from pathlib import Path
 
 from launch_bench import BATCH, compare_sides, parse_arguments, per_call_us, two_sided_table, write_comparison
 
-METRICS = ("view of numpy (DLPack) [us]", "view of CuPy (DLPack) [us]", "view of CuPy (CAI) [us]",
-           "view of torch (DLPack) [us]", "view of a Buffer [us]", "launch with a view [us]")
+METRICS = (
+    "view of numpy (DLPack) [us]",
+    "view of CuPy (DLPack) [us]",
+    "view of CuPy (CAI) [us]",
+    "view of torch (DLPack) [us]",
+    "view of a Buffer [us]",
+    "launch with a view [us]",
+)
 
 
 def _optional(name: str):
@@ -34,8 +42,8 @@ def _optional(name: str):
 
 def measure(cubin: Path, batches: int) -> dict[str, float | str]:
     """This process's figures, through whichever cuda.core is importable."""
-    import numpy as np
     import cuda.core as cc
+    import numpy as np
     from cuda.core.utils import StridedMemoryView as View
 
     device = cc.Device(0)
@@ -47,8 +55,10 @@ def measure(cubin: Path, batches: int) -> dict[str, float | str]:
     buffer = device.allocate(4096, stream=stream)
     stream.sync()
     host = np.zeros((32, 32), dtype=np.float32)
-    cases = {"view of numpy (DLPack) [us]": lambda: View.from_dlpack(host, -1),
-             "view of a Buffer [us]": lambda: View.from_buffer(buffer, (1024,), dtype=np.dtype(np.float32))}
+    cases = {
+        "view of numpy (DLPack) [us]": lambda: View.from_dlpack(host, -1),
+        "view of a Buffer [us]": lambda: View.from_buffer(buffer, (1024,), dtype=np.dtype(np.float32)),
+    }
     cupy = _optional("cupy")
     if cupy is not None:
         with cupy.cuda.ExternalStream(consumer):
@@ -78,6 +88,7 @@ def measure(cubin: Path, batches: int) -> dict[str, float | str]:
         def run() -> None:
             for _ in range(BATCH):
                 make()
+
         return run
 
     result: dict[str, float | str] = {}
@@ -105,8 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     for side, figures in results.items():
         print(f"{side:>6}: {figures.get('version', '')} {figures.get('module', '')} {figures.get('error', '')}")
         print(f"        launches pass {figures.get('view passed as', '?')}")
-    print(f"host cost per call: median over {rounds_wanted} interleaved process(es) per side of the median over "
-          f"{batches} batches of {BATCH}, on core {core}")
+    print(
+        f"host cost per call: median over {rounds_wanted} interleaved process(es) per side of the median over "
+        f"{batches} batches of {BATCH}, on core {core}"
+    )
     print(two_sided_table(results, METRICS, 30))
     write_comparison(args.json, results, METRICS, rounds=rounds_wanted, batches=batches, core=core)
     return 0 if all("error" not in figures for figures in results.values()) else 1

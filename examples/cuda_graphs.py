@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """CUDA graphs with cuda.core, both ways, checked against numpy.
 
 1. Stream capture: three launches (scale, add, scale) recorded with a GraphBuilder, the
@@ -14,7 +16,6 @@ from __future__ import annotations
 import sys
 
 import numpy as np
-
 from cuda.core import Device, LaunchConfig, LegacyPinnedMemoryResource, Program, ProgramOptions, launch
 from cuda.core.graph import GraphDefinition
 
@@ -102,8 +103,10 @@ def main(n: int = 1 << 20) -> int:
     kernels = {name: module.get_kernel(name) for name in ("scale", "add")}
     config = LaunchConfig(grid=(n + 255) // 256, block=256)
     x = np.random.default_rng(1).random(n).astype(np.float32)
-    results = {"stream capture (GraphBuilder)": captured(device, stream, kernels, config, x),
-               "explicit definition (GraphDefinition), updated": defined(device, stream, kernels, config, x)}
+    results = {
+        "stream capture (GraphBuilder)": captured(device, stream, kernels, config, x),
+        "explicit definition (GraphDefinition), updated": defined(device, stream, kernels, config, x),
+    }
     for label, ok in results.items():
         print(f"{label}: {n} elements on {device.name}: {'matches numpy' if ok else 'MISMATCH'}")
     stream.close()

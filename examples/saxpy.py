@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """out = a * x + y on the GPU with cuda.core, for float32 and float64, checked against numpy.
 
 One templated kernel, instantiated twice through NVRTC name expressions; host data
@@ -9,7 +11,6 @@ from __future__ import annotations
 import sys
 
 import numpy as np
-
 from cuda.core import Device, LaunchConfig, LegacyPinnedMemoryResource, Program, ProgramOptions, launch
 
 SOURCE = r"""

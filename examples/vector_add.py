@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Add two vectors on the GPU with cuda.core, and check the sum against numpy.
 
 Host data lives in numpy arrays; it reaches the device through pinned buffers that
@@ -9,7 +11,6 @@ from __future__ import annotations
 import sys
 
 import numpy as np
-
 from cuda.core import Device, LaunchConfig, LegacyPinnedMemoryResource, Program, ProgramOptions, launch
 
 SOURCE = r"""
@@ -46,8 +47,10 @@ def main(n: int = 1_000_000) -> int:
 
     result = np.from_dlpack(host[2]).view(np.float32)
     ok = np.array_equal(result, a + b)
-    print(f"vector_add<float>: {n} elements on {device.name} (sm_{device.arch}), grid {config.grid[0]} x block "
-          f"{block}: {'matches numpy' if ok else 'MISMATCH with numpy'}")
+    print(
+        f"vector_add<float>: {n} elements on {device.name} (sm_{device.arch}), grid {config.grid[0]} x block "
+        f"{block}: {'matches numpy' if ok else 'MISMATCH with numpy'}"
+    )
     for buffer in (d_a, d_b, d_out):
         buffer.close(stream)
     for buffer in host:

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The build tests' shared pieces: the pinned venvs, real meson/ninja runs, and the session's
 one build per major (SessionBuilds), which every other test shares.
 

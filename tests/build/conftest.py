@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The build tests' fixtures; the shared pieces themselves are in builds.py.
 
 These tests drive real builds (meson, ninja, Cython, g++) in the pinned venvs of the default

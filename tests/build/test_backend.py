@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The in-tree PEP 517 backend: what it requires, where editables build, and a real isolated install."""
 
 from __future__ import annotations

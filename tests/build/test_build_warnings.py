@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """A build of either major prints no warning from our sources: Cython's nor the C++ compiler's.
 
 The session's round trip keeps what meson and ninja printed for each leg (Leg.output); the

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """A downstream extension builds against each major's install, as users' projects build theirs.
 
 tests/build/downstream/ is a small Meson project: real Cython and g++ compile one extension that

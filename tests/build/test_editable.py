@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Editable installs: rebuild on import, one build dir per venv, and no activated shell needed.
 
 Both venvs install the session checkout editable, each over its major's session build dir

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The build stays exact when what it reads from outside its sources changes under it.
 
 Each test makes a scratch venv with uv (hard links from its cache, as users install), sets a

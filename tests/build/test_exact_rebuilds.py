@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Each input change rebuilds exactly what depends on it, asserted with ``ninja -n -d explain``.
 
 All of it runs on the session's cu13 build: every test changes one input, asks ninja what

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Interrupted, concurrent and out-of-tree builds come out right, and bad setups fail clearly.
 
 The builds here are copies of the session's build dirs (siblings in the same checkout,

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The meson.build files are the one module list: every .pyx is a module Meson builds, and the
 setuptools reference of benchmarks/ builds exactly Meson's modules, read from Meson itself."""
 

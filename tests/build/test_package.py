@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The built package on this machine (no GPU): import, build info, no-driver behaviour, import guard.
 
 Each major's install is the session's: its build dir packed by meson-python into a wheel,

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The probe (tools/cuda_core_build) against fake toolkit trees and the real cu12/cu13 venvs.
 
 Three ways in: tools/dev/cuda_probe.py, the developer CLI that prints the result as JSON;

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cu13 -> cu12 -> cu13 in one checkout: one build dir per major, each leg in its own venv.
 
 This is the session's shared build (conftest.SessionBuilds.round_trip): the legs are the

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Each compiled module's type stub agrees with the built module: mypy's stubtest, per major.
 
 A compiled module has no Python source for a type checker to read, so the ``.pyi`` installed

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """tools/gpu/upstream_suite.py on a tiny synthetic suite: both sides, the counts, crashes,
 timeouts, collection errors, the post-release and later-part placeholders and the layout from git."""
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The version comes from git (tools/cuda_core_build/version.py), the way setuptools-scm says it,
 and from PKG-INFO in an unpacked sdist; a wheel built from a tagged sdist is tested in
 test_wheels.py."""

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Per-major wheels, the dual wheel, the sdist, isolated builds, and reproducibility.
 
 The per-major wheels are the session's builds packed by meson-python (``-Cbuild-dir``).

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The package tests' fixtures: they run against the cuda.core importable in this environment.
 
 This is a plain pytest run in one environment: ``python -m pytest tests/package`` in a cell's
@@ -25,10 +27,13 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     venv = Path(sys.prefix)
     if venv.parent != REPO_ROOT / ".venvs":
-        pytest.exit(f"cuda.core is not importable from {sys.executable}: install it, or run the package tests in a "
-                    "cell's venv (python3 tools/dev/devenv.py cu13; .venvs/cu13/bin/python -m pytest tests/package)",
-                    returncode=pytest.ExitCode.USAGE_ERROR)
+        pytest.exit(
+            f"cuda.core is not importable from {sys.executable}: install it, or run the package tests in a "
+            "cell's venv (python3 tools/dev/devenv.py cu13; .venvs/cu13/bin/python -m pytest tests/package)",
+            returncode=pytest.ExitCode.USAGE_ERROR,
+        )
     import cells
+
     try:
         cells.install_package(venv.name)
     except RuntimeError as err:
@@ -39,6 +44,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def driver_available() -> bool:
     """Whether a CUDA driver can be loaded here."""
     import cuda.core
+
     try:
         cuda.core.system.get_num_devices()
     except cuda.core.DriverNotFoundError:
@@ -50,6 +56,7 @@ def driver_available() -> bool:
 def cuda_core():
     """The cuda.core under test."""
     import cuda.core
+
     return cuda.core
 
 

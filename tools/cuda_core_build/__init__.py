@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The code that runs inside cuda-core's builds.
 
 - ``probe``: finds the CUDA headers and cuda-bindings and derives the CUDA major (a library);

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The PEP 517 backend of cuda-core: a thin layer over mesonpy for builds against one CUDA major.
 
 What it adds to mesonpy, and why:
@@ -40,8 +42,9 @@ import site
 import sys
 import sysconfig
 import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import mesonpy
 
@@ -81,8 +84,11 @@ def meson_option(config_settings: ConfigSettings, name: str, default: str) -> st
 
 def _probe_headers(config_settings: ConfigSettings) -> probe.Toolkit:
     probe.drop_editable_finders()  # a reinstall must not rebuild the installed editable
-    toolkit, _ = probe.probe(meson_option(config_settings, "cuda-path", ""),
-                             meson_option(config_settings, "cuda-major", "auto"), headers_only=True)
+    toolkit, _ = probe.probe(
+        meson_option(config_settings, "cuda-path", ""),
+        meson_option(config_settings, "cuda-major", "auto"),
+        headers_only=True,
+    )
     return toolkit
 
 
@@ -130,8 +136,10 @@ def for_install_target(config_settings: ConfigSettings, site_dirs: list[Path]) -
     major = version.split(".")[0] if version else ""
     if not major.isdigit() or int(major) not in facts.supported_majors():
         return config_settings, None
-    _log(f"cuda-bindings {version} is installed in {site_dirs[0]}: building for CUDA {major}, which keeps it "
-         f"(-Csetup-args=-Dcuda-major=N builds for another major, and pip then installs its cuda-bindings)")
+    _log(
+        f"cuda-bindings {version} is installed in {site_dirs[0]}: building for CUDA {major}, which keeps it "
+        f"(-Csetup-args=-Dcuda-major=N builds for another major, and pip then installs its cuda-bindings)"
+    )
     return {**(config_settings or {}), "setup-args": [*_setup_args(config_settings), f"-Dcuda-major={major}"]}, version
 
 
@@ -139,15 +147,20 @@ def cuda_requirements(config_settings: ConfigSettings, installed: str | None = N
     """cuda-bindings for the headers found; or, where no headers the user pointed at are usable
     for the major asked for, that major's header wheels plus bindings (of the minor of the
     cuda-bindings ``installed`` in the target environment, where there are)."""
-    explicit = meson_option(config_settings, "cuda-path", "") or os.environ.get("CUDA_PATH") \
-        or os.environ.get("CUDA_HOME")
+    explicit = (
+        meson_option(config_settings, "cuda-path", "") or os.environ.get("CUDA_PATH") or os.environ.get("CUDA_HOME")
+    )
     try:
         requested = probe.parse_major(meson_option(config_settings, "cuda-major", "auto"))
         toolkit = probe.find_toolkit(meson_option(config_settings, "cuda-path", ""), dict(os.environ))
         if requested is not None and toolkit.major != requested and not explicit:
             # A toolkit nobody pointed at (/usr/local/cuda, the header wheels here) of another major.
-            return header_wheels_of(requested, f"the CUDA {toolkit.major} headers found via {toolkit.found_via} are "
-                                               f"not the CUDA {requested} asked for", installed)
+            return header_wheels_of(
+                requested,
+                f"the CUDA {toolkit.major} headers found via {toolkit.found_via} are "
+                f"not the CUDA {requested} asked for",
+                installed,
+            )
         probe.check_toolkit(toolkit, meson_option(config_settings, "cuda-major", "auto"))
     except probe.MissingHeaders as err:
         if explicit:
@@ -199,8 +212,10 @@ def tool_path(module: str, script: str) -> str | None:
 def locking_ninja(directory: Path, ninja: str) -> str:
     """A ninja for meson-python that holds the build directory's lock while the real one runs."""
     wrapper = directory / "ninja"
-    wrapper.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} "
-                       f"{shlex.quote(str(COPIED_INTO_WHEELS / 'build_lock.py'))} {shlex.quote(ninja)} \"$@\"\n")
+    wrapper.write_text(
+        f"#!/bin/sh\nexec {shlex.quote(sys.executable)} "
+        f'{shlex.quote(str(COPIED_INTO_WHEELS / "build_lock.py"))} {shlex.quote(ninja)} "$@"\n'
+    )
     wrapper.chmod(0o755)
     return str(wrapper)
 
@@ -231,6 +246,7 @@ def recorded_tools() -> Iterator[None]:
 def python_tag() -> str:
     """The interpreter tag of this Python, e.g. cp311."""
     from packaging import tags
+
     return f"{tags.interpreter_name()}{tags.interpreter_version()}"
 
 
@@ -238,12 +254,16 @@ def metadata_for_major(metadata: str, major: int) -> str:
     """METADATA of a wheel built for one major: it requires cuda-bindings of that major (so the
     plain install works), and offers that major's extra alone (the other could never import)."""
     lines, body = metadata_headers(metadata)
-    last = max((i for i, line in enumerate(lines) if line.startswith("Requires-Dist:") and ";" not in line),
-               default=len(lines) - 1)
-    lines[last + 1:last + 1] = [f"Requires-Dist: cuda-bindings=={major}.*"]
-    extras_at = max((i for i, line in enumerate(lines) if line.startswith(("Provides-Extra:", "Requires-Dist:"))),
-                    default=len(lines) - 1)
-    lines[extras_at + 1:extras_at + 1] = bindings_extra(major)
+    last = max(
+        (i for i, line in enumerate(lines) if line.startswith("Requires-Dist:") and ";" not in line),
+        default=len(lines) - 1,
+    )
+    lines[last + 1 : last + 1] = [f"Requires-Dist: cuda-bindings=={major}.*"]
+    extras_at = max(
+        (i for i, line in enumerate(lines) if line.startswith(("Provides-Extra:", "Requires-Dist:"))),
+        default=len(lines) - 1,
+    )
+    lines[extras_at + 1 : extras_at + 1] = bindings_extra(major)
     return join_metadata(lines, body)
 
 
@@ -265,8 +285,9 @@ def built_major(build_dir: Path) -> int:
     return int(environment.read_facts(build_dir)["cuda_major"])
 
 
-def build_wheel(wheel_directory: str, config_settings: ConfigSettings = None,
-                metadata_directory: str | None = None) -> str:
+def build_wheel(
+    wheel_directory: str, config_settings: ConfigSettings = None, metadata_directory: str | None = None
+) -> str:
     settings, _ = for_install_target(config_settings, install_site_dirs())
     settings = dict(settings or {})
     with contextlib.ExitStack() as stack:
@@ -303,23 +324,29 @@ def editable_build_dir(config_settings: ConfigSettings) -> tuple[dict[str, Any],
 def refuse_isolated_editable() -> None:
     """An editable install rebuilds on import with the build tools it was made with; in an isolated
     build those live in a temporary environment that is deleted after the install."""
-    installed = [Path(p).resolve() for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"],
-                                             site.getusersitepackages())]
+    installed = [
+        Path(p).resolve()
+        for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], site.getusersitepackages())
+    ]
     tools = Path(mesonpy.__file__).resolve()
     if not any(tools.is_relative_to(root) for root in installed):
-        raise SystemExit(f"cuda-core: an editable install rebuilds on import with the build tools it was made with, "
-                         f"but this build's tools are in a temporary isolated environment ({tools.parents[1]}) that "
-                         f"is deleted after the install: make a venv that keeps them and install from it, in the "
-                         f"repository root: python3 tools/dev/devenv.py cu13 && "
-                         f".venvs/cu13/bin/python -m pip install --no-build-isolation -e . (cu12 for CUDA 12)")
+        raise SystemExit(
+            f"cuda-core: an editable install rebuilds on import with the build tools it was made with, "
+            f"but this build's tools are in a temporary isolated environment ({tools.parents[1]}) that "
+            f"is deleted after the install: make a venv that keeps them and install from it, in the "
+            f"repository root: python3 tools/dev/devenv.py cu13 && "
+            f".venvs/cu13/bin/python -m pip install --no-build-isolation -e . (cu12 for CUDA 12)"
+        )
 
 
 def _namespace_changes(wheel: Wheel, build_dir: Path) -> dict[str, bytes]:
     """The editable wheel's .pth, now starting meson-python's loader through our editable module
     (once per process); that module, with this install's directories and ninja; and the lock."""
     pth = next(n for n in wheel.contents if n.endswith("-editable.pth"))
-    values = (f"SOURCE_DIR = {str(facts.REPO_ROOT)!r}\nBUILD_DIR = {str(build_dir)!r}\n"
-              f"NINJA = {tool_path('ninja', 'ninja')!r}\n")
+    values = (
+        f"SOURCE_DIR = {str(facts.REPO_ROOT)!r}\nBUILD_DIR = {str(build_dir)!r}\n"
+        f"NINJA = {tool_path('ninja', 'ninja')!r}\n"
+    )
     return {
         pth: f"import {NAMESPACE_MODULE}; {NAMESPACE_MODULE}.install()\n".encode(),
         f"{NAMESPACE_MODULE}.py": (COPIED_INTO_WHEELS / "editable_namespace.py").read_bytes() + values.encode(),
@@ -327,8 +354,9 @@ def _namespace_changes(wheel: Wheel, build_dir: Path) -> dict[str, bytes]:
     }
 
 
-def build_editable(wheel_directory: str, config_settings: ConfigSettings = None,
-                   metadata_directory: str | None = None) -> str:
+def build_editable(
+    wheel_directory: str, config_settings: ConfigSettings = None, metadata_directory: str | None = None
+) -> str:
     refuse_isolated_editable()
     try:
         settings, major = editable_build_dir(config_settings)
@@ -338,7 +366,8 @@ def build_editable(wheel_directory: str, config_settings: ConfigSettings = None,
     with recorded_tools():
         name = mesonpy.build_editable(wheel_directory, settings, metadata_directory)
     build_dir = Path(settings.get("build-dir", settings.get("builddir", ""))).absolute()
-    _patch(Path(wheel_directory) / name,
-           lambda wheel: {**_metadata_change(wheel, major), **_namespace_changes(wheel, build_dir)})
+    _patch(
+        Path(wheel_directory) / name,
+        lambda wheel: {**_metadata_change(wheel, major), **_namespace_changes(wheel, build_dir)},
+    )
     return name
-

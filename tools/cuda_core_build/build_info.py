@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Write cuda/core/_build_info.py: what this build of cuda.core was made for.
 
 ``python -m cuda_core_build.build_info --facts F --out F --depfile F [--buildtype T] [--coverage B]
@@ -37,8 +39,9 @@ def source_digest(files: list[Path], root: Path = PACKAGE_SOURCES) -> str:
     return digest.hexdigest()
 
 
-def build_info_source(found: dict[str, object], buildtype: str, coverage: bool, package_version: str,
-                      digest: str) -> str:
+def build_info_source(
+    found: dict[str, object], buildtype: str, coverage: bool, package_version: str, digest: str
+) -> str:
     """The text of cuda/core/_build_info.py: what this build was made for, and nothing machine-specific."""
     return (
         '"""What this build of cuda.core was built for. Written by cuda_core_build.build_info at build time."""\n\n'
@@ -66,8 +69,12 @@ def main(argv: list[str] | None = None) -> int:
     def write() -> int:
         found = json.loads(args.facts.read_text())
         sources = package_source_files()
-        write_atomically(args.out, build_info_source(found, args.buildtype, args.coverage == "true",
-                                                     args.package_version, source_digest(sources)))
+        write_atomically(
+            args.out,
+            build_info_source(
+                found, args.buildtype, args.coverage == "true", args.package_version, source_digest(sources)
+            ),
+        )
         write_atomically(args.depfile, depfile_text(str(args.out), [str(args.facts), *map(str, sources)]))
         return 0
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The build's first step, ``cuda-inputs``: re-derive what the build reads from outside its source
 tree, and rewrite the stamp every Cython step depends on when any of it changed.
 

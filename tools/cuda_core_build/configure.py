@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Meson's configure-time probe: find (or reuse the pinned) toolkit, check it, and lay out what the
 build reads (cuda_core_build.environment).
 
@@ -21,10 +23,15 @@ PROG = "cuda_core_build.configure"
 def wiped_note(build_dir) -> str:
     """What to add to an error when `meson setup --wipe` emptied the directory first (Meson keeps
     only its options file then): the previous build is gone, whatever the probe says."""
-    if (build_dir / "meson-private" / "cmd_line.txt").is_file() and not (build_dir / environment.PIN).is_file() \
-            and not (build_dir / "build.ninja").is_file():
-        return (f" ({build_dir.name} was emptied by `meson setup --wipe` before this check: its previous build is "
-                f"gone and is rebuilt in full once this is fixed)")
+    if (
+        (build_dir / "meson-private" / "cmd_line.txt").is_file()
+        and not (build_dir / environment.PIN).is_file()
+        and not (build_dir / "build.ninja").is_file()
+    ):
+        return (
+            f" ({build_dir.name} was emptied by `meson setup --wipe` before this check: its previous build is "
+            f"gone and is rebuilt in full once this is fixed)"
+        )
     return ""
 
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """``CUDA_VERSION`` as the compiler reads it from cuda.h.
 
 The C++ preprocessor is asked (``c++ -E -dM``, or ``$CXX``), so comments, ``#if 0``,
@@ -47,8 +49,9 @@ def from_preprocessor(cuda_h: Path) -> int | None:
     compiler = shlex.split(os.environ.get("CXX", "")) or ["c++"]
     command = [*compiler, "-E", "-dM", "-x", "c++", "-I", str(cuda_h.parent), "-"]
     try:
-        result = subprocess.run(command, input=f'#include "{cuda_h.name}"\n', capture_output=True, text=True,
-                                timeout=120)
+        result = subprocess.run(
+            command, input=f'#include "{cuda_h.name}"\n', capture_output=True, text=True, timeout=120
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     if result.returncode != 0:

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """What a build reads from outside its source tree, tracked by content: the CUDA headers,
 cuda-bindings, Cython and the C++ compiler.
 
@@ -96,12 +98,15 @@ class Environment:
         for header, directory in self.toolkit.sources.items():
             by_dir.setdefault(directory, []).append(header)
         sources = "; ".join(f"{', '.join(headers)} from {directory}" for directory, headers in by_dir.items())
-        return (f"CUDA {self.toolkit.major}.{self.toolkit.minor} (CUDA_VERSION {self.toolkit.cuda_version}) "
-                f"via {self.toolkit.found_via}: {sources}; cuda-bindings {self.bindings.version}; "
-                f"Cython {self.cython.version}")
+        return (
+            f"CUDA {self.toolkit.major}.{self.toolkit.minor} (CUDA_VERSION {self.toolkit.cuda_version}) "
+            f"via {self.toolkit.found_via}: {sources}; cuda-bindings {self.bindings.version}; "
+            f"Cython {self.cython.version}"
+        )
 
 
 # --- deriving -------------------------------------------------------------------------------------
+
 
 def compat_choices(toolkit: probe.Toolkit, bindings: probe.Bindings) -> dict[str, str]:
     """The ``_compat`` variant of each major- or minor-dependent file, by the headers and bindings.
@@ -131,7 +136,7 @@ def parse_make_dependencies(text: str) -> list[str]:
             current.append(body[index + 1])
             index += 2
             continue
-        if char == "$" and body[index + 1:index + 2] == "$":
+        if char == "$" and body[index + 1 : index + 2] == "$":
             current.append("$")
             index += 2
             continue
@@ -158,18 +163,22 @@ def header_closure(compiler: list[str], toolkit: probe.Toolkit) -> dict[str, str
     try:
         result = subprocess.run([*command, "-"], input=source, capture_output=True, text=True, timeout=300)
     except (OSError, subprocess.TimeoutExpired) as err:
-        raise probe.ProbeError(f"the C++ compiler {' '.join(compiler)!r} could not be run ({err}): "
-                               "install g++, or set CXX to a working C++ compiler") from None
+        raise probe.ProbeError(
+            f"the C++ compiler {' '.join(compiler)!r} could not be run ({err}): "
+            "install g++, or set CXX to a working C++ compiler"
+        ) from None
     if result.returncode != 0:
         first = next((line for line in result.stderr.splitlines() if "error" in line), result.stderr.strip())
-        raise probe.ProbeError(f"the CUDA headers at {os.pathsep.join(toolkit.include_dirs)} do not preprocess "
-                               f"({first.strip()}): point CUDA_PATH or -Dcuda-path at a complete CUDA toolkit")
+        raise probe.ProbeError(
+            f"the CUDA headers at {os.pathsep.join(toolkit.include_dirs)} do not preprocess "
+            f"({first.strip()}): point CUDA_PATH or -Dcuda-path at a complete CUDA toolkit"
+        )
     roots = [os.path.normpath(directory) for directory in toolkit.include_dirs]
     closure: dict[str, str] = {}
     for dependency in map(os.path.normpath, parse_make_dependencies(result.stdout)):
         for root in roots:
             if dependency.startswith(root + os.sep):
-                closure.setdefault(Path(dependency[len(root) + 1:]).as_posix(), dependency)
+                closure.setdefault(Path(dependency[len(root) + 1 :]).as_posix(), dependency)
                 break
     for header in facts.TEXT_HEADERS:
         closure[header] = str(Path(toolkit.sources[header]) / header)
@@ -196,8 +205,11 @@ def bindings_files(bindings: probe.Bindings) -> dict[str, str]:
     """Name -> path of what Cython and the probe read of cuda-bindings: its .pxd/.pxi files, its
     version file and its metadata (RECORD holds every file's hash)."""
     root = Path(bindings.pxd_root)
-    found = {str(p.relative_to(root).as_posix()): str(p) for pattern in ("*.pxd", "*.pxi")
-             for p in (root / "cuda" / "bindings").rglob(pattern)}
+    found = {
+        str(p.relative_to(root).as_posix()): str(p)
+        for pattern in ("*.pxd", "*.pxi")
+        for p in (root / "cuda" / "bindings").rglob(pattern)
+    }
     for extra in (root / "cuda" / "__init__.pxd", Path(bindings.version_file)):
         if extra.is_file():
             found[extra.relative_to(root).as_posix()] = str(extra)
@@ -214,8 +226,11 @@ def cython_files(cython: probe.CythonInstall) -> dict[str, str]:
 def _metadata_files(dist_info: str) -> dict[str, str]:
     if not dist_info:
         return {}
-    return {f"dist-info/{name}": str(Path(dist_info) / name) for name in ("METADATA", "RECORD")
-            if (Path(dist_info) / name).is_file()}
+    return {
+        f"dist-info/{name}": str(Path(dist_info) / name)
+        for name in ("METADATA", "RECORD")
+        if (Path(dist_info) / name).is_file()
+    }
 
 
 def sha256_of(path: str) -> str:
@@ -228,8 +243,14 @@ def sha256_of(path: str) -> str:
     """
     if Path(path).name == "RECORD":
         lines = Path(path).read_text(errors="replace").splitlines()
-        kept = sorted(line for line in lines if line and not line.startswith("../") and "__pycache__" not in line
-                      and ".dist-info/" not in line.split(",", 1)[0])
+        kept = sorted(
+            line
+            for line in lines
+            if line
+            and not line.startswith("../")
+            and "__pycache__" not in line
+            and ".dist-info/" not in line.split(",", 1)[0]
+        )
         return hashlib.sha256("\n".join(kept).encode()).hexdigest()
     digest = hashlib.sha256()
     with open(path, "rb") as stream:
@@ -270,8 +291,10 @@ def check_watchable(path: str, what: str) -> None:
     escape, so a change to the file would never be seen, or always."""
     for character, name in (("\\", "a backslash"), ("\n", "a newline")):
         if character in path:
-            raise probe.ProbeError(f"the path of {what} ({path!r}) holds {name}, which Meson cannot track: make a "
-                                   f"link to its directory whose path has none, and point the build at the link")
+            raise probe.ProbeError(
+                f"the path of {what} ({path!r}) holds {name}, which Meson cannot track: make a "
+                f"link to its directory whose path has none, and point the build at the link"
+            )
 
 
 def check_directory_name(build_dir: Path, toolkit: probe.Toolkit, requested_major: str) -> None:
@@ -280,13 +303,22 @@ def check_directory_name(build_dir: Path, toolkit: probe.Toolkit, requested_majo
     if match is None or requested_major != "auto" or int(match.group(1)) == toolkit.major:
         return
     named = int(match.group(1))
-    raise probe.ProbeError(f"{build_dir.name}'s name says CUDA {named}, but the headers found (via {toolkit.found_via}) "
-                           f"are CUDA {toolkit.major}.{toolkit.minor}: {probe.environment_hint(named)}, or pass "
-                           f"-Dcuda-major={toolkit.major} to build CUDA {toolkit.major} in it")
+    raise probe.ProbeError(
+        f"{build_dir.name}'s name says CUDA {named}, but the headers found (via {toolkit.found_via}) "
+        f"are CUDA {toolkit.major}.{toolkit.minor}: {probe.environment_hint(named)}, or pass "
+        f"-Dcuda-major={toolkit.major} to build CUDA {toolkit.major} in it"
+    )
 
 
-def derive(build_dir: Path, cuda_path: str, cuda_major: str, compiler: list[str], *, pin_required: bool = False,
-           environ: dict[str, str] | None = None) -> Environment:
+def derive(
+    build_dir: Path,
+    cuda_path: str,
+    cuda_major: str,
+    compiler: list[str],
+    *,
+    pin_required: bool = False,
+    environ: dict[str, str] | None = None,
+) -> Environment:
     """Probe for ``build_dir`` (its pinned toolkit, else the first found) and read every input.
 
     ``pin_required``: a build step must never pick a toolkit itself (it would follow whatever
@@ -294,17 +326,25 @@ def derive(build_dir: Path, cuda_path: str, cuda_major: str, compiler: list[str]
     """
     pin_file = build_dir / PIN
     if pin_required and not pin_file.is_file():
-        raise probe.ProbeError(f"the toolkit pin of {build_dir} ({PIN}) is missing: reconfigure with "
-                               f"`meson setup --reconfigure {build_dir}`")
-    toolkit, bindings = probe.probe(cuda_path, cuda_major, pin_file=pin_file,
-                                    environ=dict(os.environ if environ is None else environ))
+        raise probe.ProbeError(
+            f"the toolkit pin of {build_dir} ({PIN}) is missing: reconfigure with "
+            f"`meson setup --reconfigure {build_dir}`"
+        )
+    toolkit, bindings = probe.probe(
+        cuda_path, cuda_major, pin_file=pin_file, environ=dict(os.environ if environ is None else environ)
+    )
     assert bindings is not None
     check_directory_name(build_dir, toolkit, cuda_major)
     cython = probe.find_cython()
-    environment = Environment(toolkit, bindings, cython, header_closure(compiler, toolkit),
-                              compat_choices(toolkit, bindings))
-    named = [("header", environment.headers), ("bindings", bindings_files(bindings)),
-             ("cython", cython_files(cython)), ("compiler", compiler_files(compiler))]
+    environment = Environment(
+        toolkit, bindings, cython, header_closure(compiler, toolkit), compat_choices(toolkit, bindings)
+    )
+    named = [
+        ("header", environment.headers),
+        ("bindings", bindings_files(bindings)),
+        ("cython", cython_files(cython)),
+        ("compiler", compiler_files(compiler)),
+    ]
     for role, files in named:
         for name, path in sorted(files.items()):
             check_watchable(path, f"{role} input {name}")
@@ -314,6 +354,7 @@ def derive(build_dir: Path, cuda_path: str, cuda_major: str, compiler: list[str]
 
 
 # --- applying -------------------------------------------------------------------------------------
+
 
 def point(link: Path, target: str) -> None:
     """Make ``link`` a symbolic link to ``target``, replaced whole, and only if it points elsewhere."""
@@ -352,14 +393,19 @@ def manifest(environment: Environment) -> dict[str, object]:
     return {
         "inputs": {item.path: fingerprint(item.path) for item in environment.inputs},
         "links": environment.links,
-        "digests": {role: {item.name: item.sha256 for item in environment.inputs if item.role == role}
-                    for role in ROLES},
+        "digests": {
+            role: {item.name: item.sha256 for item in environment.inputs if item.role == role} for role in ROLES
+        },
         "facts": environment.facts(),
     }
 
 
-ROLES = {"header": "CUDA headers", "bindings": "cuda-bindings files", "cython": "Cython files",
-         "compiler": "the C++ compiler"}
+ROLES = {
+    "header": "CUDA headers",
+    "bindings": "cuda-bindings files",
+    "cython": "Cython files",
+    "compiler": "the C++ compiler",
+}
 VERSIONS = {"cuda_version": "CUDA_VERSION", "cuda_bindings_version": "cuda-bindings", "cython_version": "Cython"}
 
 
@@ -372,16 +418,22 @@ def changes(build_dir: Path, environment: Environment) -> list[str]:
         return []
     now = manifest(environment)
     old_facts, new_facts = before.get("facts", {}), now["facts"]
-    found = [f"{label} {old_facts.get(key)} -> {new_facts[key]}" for key, label in VERSIONS.items()
-             if old_facts.get(key) != new_facts[key]]
+    found = [
+        f"{label} {old_facts.get(key)} -> {new_facts[key]}"
+        for key, label in VERSIONS.items()
+        if old_facts.get(key) != new_facts[key]
+    ]
     for role, label in ROLES.items():
         old, new = before.get("digests", {}).get(role, {}), now["digests"][role]
         names = sorted(name for name in set(old) | set(new) if old.get(name) != new.get(name))
         if names:
             shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
             found.append(f"{label} ({shown})")
-    found += [f"_compat {name} -> {variant}" for name, variant in sorted(new_facts["compat"].items())
-              if old_facts.get("compat", {}).get(name) != variant]
+    found += [
+        f"_compat {name} -> {variant}"
+        for name, variant in sorted(new_facts["compat"].items())
+        if old_facts.get("compat", {}).get(name) != variant
+    ]
     return found
 
 

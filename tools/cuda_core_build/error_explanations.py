@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The build step that writes the explanation of each CUDA error code, from the CUDA headers' comments.
 
 cuda-bindings 13.0.x and 13.1.x (and 12.x before 12.9.6) carry no docs on the members of
@@ -48,7 +50,7 @@ def clean_comment(comment: str) -> str:
 def enum_block(header_text: str, start: str) -> str:
     """The text of the enum that begins at ``start``, up to its closing brace."""
     begin = header_text.index(start)
-    return header_text[begin:header_text.index("}", begin)]
+    return header_text[begin : header_text.index("}", begin)]
 
 
 def explanations(header: Path, start: str) -> dict[int, str]:
@@ -69,8 +71,10 @@ def find_header(include_dirs: list[str], name: str) -> Path:
 
 
 def module_text(header: Path, table: dict[int, str]) -> str:
-    return (f'"""Explanations of CUDA error codes, generated at build time from {header.name}."""\n\n'
-            f"EXPLANATIONS: dict[int, str] = {pprint.pformat(table, width=110)}\n")
+    return (
+        f'"""Explanations of CUDA error codes, generated at build time from {header.name}."""\n\n'
+        f"EXPLANATIONS: dict[int, str] = {pprint.pformat(table, width=110)}\n"
+    )
 
 
 def main() -> int:

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The project's facts about CUDA majors, headers, pins and the matrix, each written once.
 
 requirements/matrix.ini holds the matrix: the Pythons, the build tool sets, each CUDA minor's

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Files the build writes: atomically, so that a reader never sees half of one, and depfiles."""
 
 from __future__ import annotations

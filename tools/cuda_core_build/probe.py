@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Find the CUDA headers and derive the CUDA major: the one place in the project that knows it.
 
 The headers are looked for in this order, and ``Toolkit.found_via`` says which source won:
@@ -31,8 +33,7 @@ from cuda_core_build.files import write_atomically
 
 DEFAULT_TOOLKIT = Path("/usr/local/cuda")
 # cuda.pathfinder's names for the header directories of facts.REQUIRED_HEADERS.
-PATHFINDER_NAMES = {"cuda.h": "cudart", "nvrtc.h": "nvrtc", "cudaProfiler.h": "profiler",
-                    "driver_types.h": "cudart"}
+PATHFINDER_NAMES = {"cuda.h": "cudart", "nvrtc.h": "nvrtc", "cudaProfiler.h": "profiler", "driver_types.h": "cudart"}
 # Where NVIDIA's wheels put each header, relative to a sys.path entry: CUDA 13 wheels
 # share nvidia/cu13/include; CUDA 12 wheels have one directory per component.
 WHEEL_HEADER_DIRS = {
@@ -111,8 +112,9 @@ class Bindings:
 
 def dist_info_dir(distribution: importlib.metadata.Distribution) -> str:
     """The .dist-info directory of an installed distribution ("" if its metadata lists no files)."""
-    metadata = next((f for f in distribution.files or () if f.name == "METADATA" and f.parent.suffix == ".dist-info"),
-                    None)
+    metadata = next(
+        (f for f in distribution.files or () if f.name == "METADATA" and f.parent.suffix == ".dist-info"), None
+    )
     return str(Path(str(distribution.locate_file(metadata))).absolute().parent) if metadata is not None else ""
 
 
@@ -156,8 +158,10 @@ def read_cuda_version(cuda_h: Path, names: OptionNames = MESON_OPTIONS) -> int:
     try:
         return cuda_version.read(cuda_h)
     except cuda_version.UnreadableVersion as err:
-        raise ProbeError(f"{cuda_h}: {err}: it is not a CUDA toolkit's cuda.h; "
-                         f"point CUDA_PATH or {names.cuda_path} at a complete CUDA toolkit") from None
+        raise ProbeError(
+            f"{cuda_h}: {err}: it is not a CUDA toolkit's cuda.h; "
+            f"point CUDA_PATH or {names.cuda_path} at a complete CUDA toolkit"
+        ) from None
 
 
 def _toolkit_from_roots(roots: list[Path], source: str, names: OptionNames, shown: str | None = None) -> Toolkit:
@@ -165,13 +169,17 @@ def _toolkit_from_roots(roots: list[Path], source: str, names: OptionNames, show
     ``shown`` is the value as the user wrote it, for the messages."""
     shown = os.pathsep.join(str(r) for r in roots) if shown is None else shown
     if not roots:
-        raise ProbeError(f"{source}={shown!r} names no directory: set it to a CUDA toolkit root, "
-                         f"or unset it to use the header wheels")
+        raise ProbeError(
+            f"{source}={shown!r} names no directory: set it to a CUDA toolkit root, "
+            f"or unset it to use the header wheels"
+        )
     include_dirs = include_dirs_of_roots(roots)
     cuda_h = _find_header("cuda.h", include_dirs)
     if cuda_h is None:
-        raise ProbeError(f"no cuda.h under {source}={shown!r} (looked in ROOT/include): "
-                         f"point {source} at a CUDA toolkit, or unset it to use the header wheels")
+        raise ProbeError(
+            f"no cuda.h under {source}={shown!r} (looked in ROOT/include): "
+            f"point {source} at a CUDA toolkit, or unset it to use the header wheels"
+        )
     return select_headers(include_dirs, source, read_cuda_version(cuda_h, names), names)
 
 
@@ -199,14 +207,18 @@ def select_headers(candidates: list[Path], source: str, version: int, names: Opt
         if other_h.is_file() and directory != cuda_h.parent:
             other = read_cuda_version(other_h, names)
             if other != version:
-                raise ProbeError(f"{source} mixes toolkits: {cuda_h.parent} has CUDA {major}.{minor} headers but "
-                                 f"{directory} has CUDA {other // 1000}.{other % 1000 // 10}: keep the entries of "
-                                 f"one toolkit in {source}")
+                raise ProbeError(
+                    f"{source} mixes toolkits: {cuda_h.parent} has CUDA {major}.{minor} headers but "
+                    f"{directory} has CUDA {other // 1000}.{other % 1000 // 10}: keep the entries of "
+                    f"one toolkit in {source}"
+                )
         layout = wheel_layout_major(directory)
         if layout is not None and layout != major:
-            raise ProbeError(f"{source} mixes toolkits: {cuda_h.parent} has CUDA {major}.{minor} headers but "
-                             f"{directory} holds NVIDIA's CUDA {layout} header wheels: keep the entries of one "
-                             f"toolkit in {source}")
+            raise ProbeError(
+                f"{source} mixes toolkits: {cuda_h.parent} has CUDA {major}.{minor} headers but "
+                f"{directory} holds NVIDIA's CUDA {layout} header wheels: keep the entries of one "
+                f"toolkit in {source}"
+            )
     sources = {}
     for header in facts.REQUIRED_HEADERS:
         found = _find_header(header, candidates)
@@ -230,10 +242,14 @@ def _wheels_on_sys_path(names: OptionNames) -> Toolkit | None:
             continue
         include_dirs = [cuda_dirs[0].absolute()]
         for header in facts.REQUIRED_HEADERS[1:]:
-            include_dirs += [(entry / sub).absolute() for sub in WHEEL_HEADER_DIRS[header]
-                             if (entry / sub / header).is_file() and (entry / sub).absolute() not in include_dirs][:1]
-        return select_headers(include_dirs, "header wheels (sys.path)",
-                              read_cuda_version(include_dirs[0] / "cuda.h", names), names)
+            include_dirs += [
+                (entry / sub).absolute()
+                for sub in WHEEL_HEADER_DIRS[header]
+                if (entry / sub / header).is_file() and (entry / sub).absolute() not in include_dirs
+            ][:1]
+        return select_headers(
+            include_dirs, "header wheels (sys.path)", read_cuda_version(include_dirs[0] / "cuda.h", names), names
+        )
     return None
 
 
@@ -266,8 +282,9 @@ def _wheels_via_pathfinder(names: OptionNames) -> Toolkit | None:
             found = _wheel_dir_on_sys_path(header)
         if found is not None and found not in include_dirs:
             include_dirs.append(found)
-    return select_headers(include_dirs, "header wheels (cuda.pathfinder)",
-                          read_cuda_version(include_dirs[0] / "cuda.h", names), names)
+    return select_headers(
+        include_dirs, "header wheels (cuda.pathfinder)", read_cuda_version(include_dirs[0] / "cuda.h", names), names
+    )
 
 
 def toolkit_roots(value: str, source: str, environ: dict[str, str]) -> list[Path]:
@@ -276,8 +293,10 @@ def toolkit_roots(value: str, source: str, environ: dict[str, str]) -> list[Path
     whole = Path(value.strip()).expanduser()
     parts = split_path_list(value)
     if os.pathsep in value and whole.is_absolute() and whole.is_dir() and not all(p.is_dir() for p in parts):
-        raise ProbeError(f"{source}={value!r} is one directory whose name holds {os.pathsep!r}, which separates "
-                         f"the entries of {source}: make a link to it whose path has no {os.pathsep!r}, and use that")
+        raise ProbeError(
+            f"{source}={value!r} is one directory whose name holds {os.pathsep!r}, which separates "
+            f"the entries of {source}: make a link to it whose path has no {os.pathsep!r}, and use that"
+        )
     base = Path(environ.get("PWD") or os.getcwd())
     return [part.expanduser() if part.expanduser().is_absolute() else base / part for part in parts]
 
@@ -285,8 +304,9 @@ def toolkit_roots(value: str, source: str, environ: dict[str, str]) -> list[Path
 def find_toolkit(cuda_path: str, environ: dict[str, str], names: OptionNames = MESON_OPTIONS) -> Toolkit:
     """Find the headers in the documented order."""
     if cuda_path.strip():
-        return _toolkit_from_roots(toolkit_roots(cuda_path, names.cuda_path, environ), names.cuda_path, names,
-                                   cuda_path)
+        return _toolkit_from_roots(
+            toolkit_roots(cuda_path, names.cuda_path, environ), names.cuda_path, names, cuda_path
+        )
     for variable in ("CUDA_PATH", "CUDA_HOME"):
         value = environ.get(variable, "")
         if value.strip():
@@ -297,8 +317,10 @@ def find_toolkit(cuda_path: str, environ: dict[str, str], names: OptionNames = M
     if (DEFAULT_TOOLKIT / "include" / "cuda.h").is_file():
         return _toolkit_from_roots([DEFAULT_TOOLKIT], str(DEFAULT_TOOLKIT), names)
     newest = facts.supported_majors()[-1]
-    raise MissingHeaders(f"no CUDA headers found (no cuda.h): set CUDA_PATH or CUDA_HOME to a CUDA toolkit, pass "
-                         f"{names.cuda_path}=DIR, or pip install the header wheels ({header_wheels_text(newest)})")
+    raise MissingHeaders(
+        f"no CUDA headers found (no cuda.h): set CUDA_PATH or CUDA_HOME to a CUDA toolkit, pass "
+        f"{names.cuda_path}=DIR, or pip install the header wheels ({header_wheels_text(newest)})"
+    )
 
 
 def parse_major(requested: str, names: OptionNames = MESON_OPTIONS) -> int | None:
@@ -318,19 +340,26 @@ def check_toolkit(toolkit: Toolkit, requested_major: str, names: OptionNames = M
     where = toolkit.include_dirs[0] if toolkit.include_dirs else toolkit.cuda_h
     majors = facts.supported_majors()
     if toolkit.major not in majors:
-        raise ProbeError(f"CUDA {toolkit.major}.{toolkit.minor} headers at {where} are not supported "
-                         f"(supported majors: {', '.join(map(str, majors))}): "
-                         f"point CUDA_PATH or {names.cuda_path} at a supported toolkit")
+        raise ProbeError(
+            f"CUDA {toolkit.major}.{toolkit.minor} headers at {where} are not supported "
+            f"(supported majors: {', '.join(map(str, majors))}): "
+            f"point CUDA_PATH or {names.cuda_path} at a supported toolkit"
+        )
     if requested is not None and requested != toolkit.major:
-        raise ProbeError(f"{names.cuda_major}={requested} but the headers at {where} "
-                         f"(found via {toolkit.found_via}) are CUDA {toolkit.major}.{toolkit.minor}: "
-                         f"{environment_hint(requested)}, point {names.cuda_path} at CUDA {requested} headers, "
-                         f"or use {names.cuda_major}=auto")
+        raise ProbeError(
+            f"{names.cuda_major}={requested} but the headers at {where} "
+            f"(found via {toolkit.found_via}) are CUDA {toolkit.major}.{toolkit.minor}: "
+            f"{environment_hint(requested)}, point {names.cuda_path} at CUDA {requested} headers, "
+            f"or use {names.cuda_major}=auto"
+        )
     for header in facts.REQUIRED_HEADERS[1:]:
         if header not in toolkit.sources:
-            raise MissingHeaders(f"{header} not found in the CUDA {toolkit.major}.{toolkit.minor} headers at "
-                                 f"{os.pathsep.join(toolkit.include_dirs)} (via {toolkit.found_via}): "
-                                 f"{incomplete_toolkit_fix(toolkit, names)}", toolkit)
+            raise MissingHeaders(
+                f"{header} not found in the CUDA {toolkit.major}.{toolkit.minor} headers at "
+                f"{os.pathsep.join(toolkit.include_dirs)} (via {toolkit.found_via}): "
+                f"{incomplete_toolkit_fix(toolkit, names)}",
+                toolkit,
+            )
 
 
 def incomplete_toolkit_fix(toolkit: Toolkit, names: OptionNames) -> str:
@@ -338,11 +367,16 @@ def incomplete_toolkit_fix(toolkit: Toolkit, names: OptionNames) -> str:
     the header wheels, stop pointing; else a complete toolkit or the header wheels."""
     if toolkit.found_via in (names.cuda_path, "CUDA_PATH", "CUDA_HOME"):
         wheels = _toolkit_from_wheels(names)
-        if wheels is not None and wheels.major == toolkit.major and \
-                all(header in wheels.sources for header in facts.REQUIRED_HEADERS):
+        if (
+            wheels is not None
+            and wheels.major == toolkit.major
+            and all(header in wheels.sources for header in facts.REQUIRED_HEADERS)
+        ):
             unset = f"drop {names.cuda_path}" if toolkit.found_via == names.cuda_path else f"unset {toolkit.found_via}"
-            return (f"{unset} to use the CUDA {wheels.major}.{wheels.minor} header wheels installed here, "
-                    f"or point it at a complete CUDA {toolkit.major} toolkit")
+            return (
+                f"{unset} to use the CUDA {wheels.major}.{wheels.minor} header wheels installed here, "
+                f"or point it at a complete CUDA {toolkit.major} toolkit"
+            )
     return f"use a complete CUDA {toolkit.major} toolkit or pip install {header_wheels_text(toolkit.major)}"
 
 
@@ -367,8 +401,14 @@ def find_bindings(root: str = "") -> Bindings | None:
         return None
     version = distribution.version
     major, minor = (int(part) for part in version.split(".")[:2])
-    return Bindings(version, major, minor, str(package_dir.parent.parent), str(package_dir / "_version.py"),
-                    dist_info_dir(distribution))
+    return Bindings(
+        version,
+        major,
+        minor,
+        str(package_dir.parent.parent),
+        str(package_dir / "_version.py"),
+        dist_info_dir(distribution),
+    )
 
 
 DEV_VENVS = ".venvs"  # where tools/dev/devenv.py makes one venv per cell: .venvs/cu12, .venvs/cu13
@@ -403,21 +443,29 @@ def check_bindings(toolkit: Toolkit) -> Bindings:
         fix = environment_hint(toolkit.major)
     bindings = find_bindings(toolkit.bindings_root)
     if bindings is None and toolkit.bindings_root:
-        raise ProbeError(f"cuda-bindings is no longer installed in {toolkit.bindings_root}, where this build directory "
-                         f"found it: {fix} there, or set the build directory up again (meson setup --wipe BUILDDIR)")
+        raise ProbeError(
+            f"cuda-bindings is no longer installed in {toolkit.bindings_root}, where this build directory "
+            f"found it: {fix} there, or set the build directory up again (meson setup --wipe BUILDDIR)"
+        )
     if bindings is None:
         raise ProbeError(f"cuda-bindings is not installed for {sys.executable}: {fix}")
     headers = f"CUDA {toolkit.major}.{toolkit.minor} headers (found via {toolkit.found_via})"
     if bindings.major != toolkit.major:
-        raise ProbeError(f"cuda-bindings {bindings.version} of {sys.prefix} is for CUDA {bindings.major}, but the build "
-                         f"uses {headers}: {fix}, or point CUDA_PATH at CUDA {bindings.major} headers")
+        raise ProbeError(
+            f"cuda-bindings {bindings.version} of {sys.prefix} is for CUDA {bindings.major}, but the build "
+            f"uses {headers}: {fix}, or point CUDA_PATH at CUDA {bindings.major} headers"
+        )
     if bindings.minor > toolkit.minor:
-        raise ProbeError(f"cuda-bindings {bindings.version} was generated for CUDA {bindings.major}.{bindings.minor}, "
-                         f"newer than the {headers}, and its .pxd files would not compile: {fix}, "
-                         f"or use CUDA {bindings.major}.{bindings.minor}+ headers")
+        raise ProbeError(
+            f"cuda-bindings {bindings.version} was generated for CUDA {bindings.major}.{bindings.minor}, "
+            f"newer than the {headers}, and its .pxd files would not compile: {fix}, "
+            f"or use CUDA {bindings.major}.{bindings.minor}+ headers"
+        )
     if not (Path(bindings.pxd_root) / "cuda" / "bindings" / "cydriver.pxd").is_file():
-        raise ProbeError(f"cuda-bindings {bindings.version} at {bindings.pxd_root} ships no cydriver.pxd: "
-                         f"reinstall it from a wheel: {fix}")
+        raise ProbeError(
+            f"cuda-bindings {bindings.version} at {bindings.pxd_root} ships no cydriver.pxd: "
+            f"reinstall it from a wheel: {fix}"
+        )
     return bindings
 
 
@@ -437,12 +485,16 @@ def find_cython() -> CythonInstall:
     try:
         distribution = importlib.metadata.distribution("Cython")
     except importlib.metadata.PackageNotFoundError:
-        raise ProbeError(f'Cython is not installed for {sys.executable}: pip install "Cython=={wanted}" '
-                         "(the newest tool set of requirements/matrix.ini)") from None
+        raise ProbeError(
+            f'Cython is not installed for {sys.executable}: pip install "Cython=={wanted}" '
+            "(the newest tool set of requirements/matrix.ini)"
+        ) from None
     version_file = Path(str(distribution.locate_file("Cython/Shadow.py"))).absolute()
     if not version_file.is_file():
-        raise ProbeError(f"Cython {distribution.version} for {sys.executable} has no Cython/Shadow.py: "
-                         f'reinstall it: pip install --force-reinstall "Cython=={wanted}"')
+        raise ProbeError(
+            f"Cython {distribution.version} for {sys.executable} has no Cython/Shadow.py: "
+            f'reinstall it: pip install --force-reinstall "Cython=={wanted}"'
+        )
     return CythonInstall(distribution.version, str(version_file), dist_info_dir(distribution))
 
 
@@ -462,10 +514,14 @@ def load_pinned(pin_file: Path, cuda_path: str, names: OptionNames = MESON_OPTIO
         if pinned.get("cuda_path_option") != cuda_path or pinned.get("python_prefix") != python_prefix():
             return None  # another -Dcuda-path, or set up again from another environment: probe afresh
     except (ValueError, KeyError, TypeError, AttributeError):
-        raise ProbeError(f"the toolkit pin {pin_file} is damaged: re-probe with `meson setup --wipe BUILDDIR`") from None
+        raise ProbeError(
+            f"the toolkit pin {pin_file} is damaged: re-probe with `meson setup --wipe BUILDDIR`"
+        ) from None
     if not cuda_h.is_file():
-        raise ProbeError(f"the CUDA headers pinned for this build directory are gone ({cuda_h}): "
-                         "restore them, or re-probe with `meson setup --wipe BUILDDIR`")
+        raise ProbeError(
+            f"the CUDA headers pinned for this build directory are gone ({cuda_h}): "
+            "restore them, or re-probe with `meson setup --wipe BUILDDIR`"
+        )
     toolkit = select_headers([Path(d) for d in include_dirs], found_via, read_cuda_version(cuda_h, names), names)
     toolkit.pinned = True
     toolkit.bindings_root = str(pinned.get("bindings_root", ""))
@@ -476,14 +532,25 @@ def pin(pin_file: Path, cuda_path: str, toolkit: Toolkit, bindings: Bindings | N
     """Record where the toolkit and cuda-bindings were found, for every later probe of this build
     directory: a regeneration or build step run from another shell (another CUDA_PATH, another
     PYTHONPATH) reads what is there now, never something else."""
-    record = {"cuda_path_option": cuda_path, "python_prefix": python_prefix(), "include_dirs": toolkit.include_dirs,
-              "cuda_h": toolkit.cuda_h, "found_via": toolkit.found_via,
-              "bindings_root": bindings.pxd_root if bindings else ""}
+    record = {
+        "cuda_path_option": cuda_path,
+        "python_prefix": python_prefix(),
+        "include_dirs": toolkit.include_dirs,
+        "cuda_h": toolkit.cuda_h,
+        "found_via": toolkit.found_via,
+        "bindings_root": bindings.pxd_root if bindings else "",
+    }
     write_atomically(pin_file, json.dumps(record, indent=2) + "\n")
 
 
-def probe(cuda_path: str, requested_major: str, headers_only: bool = False, environ: dict[str, str] | None = None,
-          pin_file: Path | None = None, names: OptionNames = MESON_OPTIONS) -> tuple[Toolkit, Bindings | None]:
+def probe(
+    cuda_path: str,
+    requested_major: str,
+    headers_only: bool = False,
+    environ: dict[str, str] | None = None,
+    pin_file: Path | None = None,
+    names: OptionNames = MESON_OPTIONS,
+) -> tuple[Toolkit, Bindings | None]:
     """Find (or take the pinned) toolkit and check it, and unless ``headers_only`` the bindings."""
     toolkit = load_pinned(pin_file, cuda_path) if pin_file else None
     if toolkit is None:

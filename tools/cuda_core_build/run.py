@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Run one of the build's steps: ``python tools/cuda_core_build/run.py STEP [ARGS...]``.
 
 STEP is a module of this package (configure, check, build_info, error_explanations). Meson

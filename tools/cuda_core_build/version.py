@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The project's version, from git: ``python tools/cuda_core_build/version.py`` prints it.
 
 Meson's ``project()`` takes it at configure time; cuda.core's ``__version__``, the wheel's
@@ -41,8 +43,9 @@ def from_git(root: Path = SOURCE_ROOT) -> str:
     """The version of the checkout at ``root``, by the scheme above."""
     commit = _git("rev-parse", "--short=9", "HEAD", root=root)
     dirty = bool(_git("status", "--porcelain", "--untracked-files=no", root=root))
-    described = subprocess.run(["git", "-C", str(root), "describe", "--tags", "--long", "--match", "v[0-9]*"],
-                               capture_output=True, text=True)
+    described = subprocess.run(
+        ["git", "-C", str(root), "describe", "--tags", "--long", "--match", "v[0-9]*"], capture_output=True, text=True
+    )
     match = re.match(r"^(v\d+\.\d+\.\d+)-(\d+)-g[0-9a-f]+$", described.stdout.strip())
     if described.returncode != 0 or match is None:
         base, distance = "0.1", int(_git("rev-list", "--count", "HEAD", root=root))
@@ -70,8 +73,10 @@ def version(root: Path = SOURCE_ROOT) -> str:
         return from_git(root)
     recorded = from_pkg_info(root)
     if recorded is None:
-        raise VersionError(f"{root} is neither a git checkout nor an unpacked sdist (no .git, no PKG-INFO): "
-                           "build from a clone of the repository or from its sdist")
+        raise VersionError(
+            f"{root} is neither a git checkout nor an unpacked sdist (no .git, no PKG-INFO): "
+            "build from a clone of the repository or from its sdist"
+        )
     return recorded
 
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Read and write wheels while keeping their RECORD true (sha256 and size of every file).
 
 Entries keep their order, timestamps and modes, so a reproducible wheel stays
@@ -26,7 +28,7 @@ class Wheel:
     contents: dict[str, bytes]
 
     @classmethod
-    def read(cls, path: Path) -> "Wheel":
+    def read(cls, path: Path) -> Wheel:
         with zipfile.ZipFile(path) as archive:
             entries = archive.infolist()
             return cls(entries, {info.filename: archive.read(info) for info in entries})
@@ -50,8 +52,11 @@ class Wheel:
     def write(self, path: Path) -> None:
         """Write the wheel with a fresh RECORD, atomically."""
         record_name = self.dist_info("RECORD")
-        lines = [_record_line(info.filename, self.contents[info.filename])
-                 for info in self.entries if info.filename != record_name]
+        lines = [
+            _record_line(info.filename, self.contents[info.filename])
+            for info in self.entries
+            if info.filename != record_name
+        ]
         self.contents[record_name] = ("\n".join(lines + [f"{record_name},,"]) + "\n").encode()
         tmp = path.with_name(path.name + ".tmp")
         with zipfile.ZipFile(tmp, "w") as target:
@@ -68,8 +73,11 @@ def _record_line(name: str, data: bytes) -> str:
 def assignments(source: str) -> dict[str, Any]:
     """The literal ``NAME = value`` assignments of a Python source, such as _build_info.py."""
     tree = ast.parse(source)
-    return {node.targets[0].id: ast.literal_eval(node.value) for node in tree.body
-            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)}
+    return {
+        node.targets[0].id: ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+    }
 
 
 def build_info_of(wheel: Wheel, prefix: str = "") -> dict[str, Any]:
@@ -94,5 +102,8 @@ def bindings_extra(major: int) -> list[str]:
     """The METADATA lines of the extra ``cuNN``, as NVIDIA's wheel declares it: that major's
     cuda-bindings with all its NVIDIA libraries (NVRTC, nvJitLink, ...), and its cuda-toolkit."""
     extra = f'extra == "cu{major}"'
-    return [f"Provides-Extra: cu{major}", f"Requires-Dist: cuda-bindings[all]=={major}.*; {extra}",
-            f"Requires-Dist: cuda-toolkit=={major}.*; {extra}"]
+    return [
+        f"Provides-Extra: cu{major}",
+        f"Requires-Dist: cuda-bindings[all]=={major}.*; {extra}",
+        f"Requires-Dist: cuda-toolkit=={major}.*; {extra}",
+    ]

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """A cell of the matrix made real: its venv, its package built once, and its package tests run.
 
 tools/dev/run_tests.py and tools/dev/run_matrix.py drive cells through this module, and the
@@ -17,7 +19,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, field
@@ -51,11 +52,11 @@ def log(message: str) -> None:
     print(f"cells: {message}", flush=True)
 
 
-def run(command: list[str | Path], env: dict[str, str] | None = None, cwd: Path = REPO_ROOT,
-        capture: bool = False) -> subprocess.CompletedProcess[str]:
+def run(
+    command: list[str | Path], env: dict[str, str] | None = None, cwd: Path = REPO_ROOT, capture: bool = False
+) -> subprocess.CompletedProcess[str]:
     """Run a command from the repo root; its output goes to ours unless ``capture``."""
-    return subprocess.run([str(part) for part in command], env=env, cwd=cwd, text=True,
-                          capture_output=capture)
+    return subprocess.run([str(part) for part in command], env=env, cwd=cwd, text=True, capture_output=capture)
 
 
 def clean_env(**updates: str) -> dict[str, str]:
@@ -72,8 +73,24 @@ def build_wheel(cell: str, python: Path, root: Path = CELLS_DIR) -> Path:
     """
     build_dir, out = root / cell, root / f"{cell}-wheel"
     shutil.rmtree(out, ignore_errors=True)
-    result = run([python, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "--no-index", "-v",
-                  f"--config-settings=build-dir={build_dir}", "-w", out, REPO_ROOT], clean_env(), capture=True)
+    result = run(
+        [
+            python,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-build-isolation",
+            "--no-deps",
+            "--no-index",
+            "-v",
+            f"--config-settings=build-dir={build_dir}",
+            "-w",
+            out,
+            REPO_ROOT,
+        ],
+        clean_env(),
+        capture=True,
+    )
     if result.returncode != 0:
         raise RuntimeError(first_build_error(result.stdout + result.stderr))
     return next(out.glob("cuda_core-*.whl"))
@@ -88,7 +105,7 @@ def first_build_error(output: str) -> str:
             return line.split("Problem encountered: ", 1)[-1]
     failed = next((index for index, line in enumerate(lines) if line.startswith("FAILED:")), None)
     if failed is not None:
-        for line in lines[failed + 1:]:
+        for line in lines[failed + 1 :]:
             if re.search(r":\d+:\d+: (fatal )?error|\.p[yx][xdi]:\d+:\d+: ", line) or line.startswith("Error"):
                 if not line.startswith("Error compiling Cython file"):
                     return line
@@ -98,8 +115,11 @@ def first_build_error(output: str) -> str:
 
 def install(wheel: Path, python: Path) -> None:
     """Install one wheel into the venv of ``python``, no dependencies (the venv has them)."""
-    result = run([python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--force-reinstall", wheel],
-                 clean_env(), capture=True)
+    result = run(
+        [python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--force-reinstall", wheel],
+        clean_env(),
+        capture=True,
+    )
     if result.returncode != 0:
         raise RuntimeError(f"installing {wheel.name} failed: {result.stderr.strip().splitlines()[-1]}")
 
@@ -139,15 +159,26 @@ def run_package_tests(cell: str, pytest_args: list[str], report: Path) -> tuple[
     crashes its worker fails alone). Returns pytest's status and the counts."""
     python = devenv.venv_python(cell)
     report.parent.mkdir(parents=True, exist_ok=True)
-    command = [python, "-m", "pytest", str(PACKAGE_TESTS), "-n", "2", "-p", "no:cacheprovider",
-               f"--junitxml={report}", *pytest_args]
+    command = [
+        python,
+        "-m",
+        "pytest",
+        str(PACKAGE_TESTS),
+        "-n",
+        "2",
+        "-p",
+        "no:cacheprovider",
+        f"--junitxml={report}",
+        *pytest_args,
+    ]
     log(f"{cell}: {' '.join(map(str, command))}")
     status = run(command, clean_env()).returncode
     return status, junit_counts(report)
 
 
-def run_cell(cell: facts.Cell, pytest_args: list[str], wheelhouse: Path | None = None,
-             reports: Path = CELLS_DIR / "reports") -> Outcome:
+def run_cell(
+    cell: facts.Cell, pytest_args: list[str], wheelhouse: Path | None = None, reports: Path = CELLS_DIR / "reports"
+) -> Outcome:
     """Make the cell's venv, get its package (from ``wheelhouse``, else built in build/cells/),
     run its package tests; their JUnit report goes to ``reports/CELL.xml``."""
     outcome = Outcome(cell)

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Show what the build's probe finds: the CUDA headers, their major, and the cuda-bindings that fits.
 
 Usage: python3 tools/dev/cuda_probe.py [--cuda-path DIRS] [--cuda-major auto|NN] [--headers-only]

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Create the pinned environment of one cell of the matrix: ``.venvs/<cell>``.
 
 A cell (requirements/matrix.ini) is a Python, a CUDA minor and a build tool set; ``cu12`` and
@@ -75,7 +77,7 @@ def find_python(version: str) -> Path:
         raise PythonMissing(f"Python {version} is not this interpreter and pyenv is not installed")
     found = []
     for candidate in (root / "versions").glob(f"{version}.*"):
-        patch = candidate.name[len(version) + 1:]
+        patch = candidate.name[len(version) + 1 :]
         python = candidate / "bin" / f"python{version}"
         if patch.isdigit() and python.is_file():
             found.append((int(patch), python))
@@ -86,8 +88,9 @@ def find_python(version: str) -> Path:
 
 def _fingerprint(python: Path, requirements: tuple[str, ...]) -> str:
     """Hash of the interpreter's version and the requirement lines."""
-    version = subprocess.run([str(python), "-c", "import sys; print(sys.version)"], capture_output=True, text=True,
-                             check=True).stdout
+    version = subprocess.run(
+        [str(python), "-c", "import sys; print(sys.version)"], capture_output=True, text=True, check=True
+    ).stdout
     return hashlib.sha256((version + "\n".join(requirements)).encode()).hexdigest()
 
 
@@ -108,8 +111,19 @@ def _create(target: Path, python: Path, requirements: tuple[str, ...]) -> None:
         _run([uv, "pip", "install", "--quiet", "--python", venv_python_path, *requirements])
     else:
         _run([python, "-m", "venv", target])
-        _run([venv_python_path, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-              "--only-binary", ":all:", *requirements])
+        _run(
+            [
+                venv_python_path,
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--only-binary",
+                ":all:",
+                *requirements,
+            ]
+        )
 
 
 def ensure(cell_name: str, force: bool = False) -> Path:
@@ -119,8 +133,9 @@ def ensure(cell_name: str, force: bool = False) -> Path:
     """
     cells = facts.cells()
     if cell_name not in cells:
-        raise SystemExit(f"devenv: unknown cell {cell_name!r}; choose one of {', '.join(cells)} "
-                         f"(requirements/matrix.ini)")
+        raise SystemExit(
+            f"devenv: unknown cell {cell_name!r}; choose one of {', '.join(cells)} (requirements/matrix.ini)"
+        )
     cell = cells[cell_name]
     python = find_python(cell.python)
     requirements = facts.cell_requirements(cell)
@@ -131,8 +146,10 @@ def ensure(cell_name: str, force: bool = False) -> Path:
         print(f"devenv: {target.relative_to(REPO_ROOT)} is up to date", flush=True)
         return venv_python(cell_name)
     start = time.monotonic()
-    print(f"devenv: creating {target.relative_to(REPO_ROOT)}: Python {cell.python}, CUDA {cell.cuda}, "
-          f"{cell.tools} tools", flush=True)
+    print(
+        f"devenv: creating {target.relative_to(REPO_ROOT)}: Python {cell.python}, CUDA {cell.cuda}, {cell.tools} tools",
+        flush=True,
+    )
     _create(target, python, requirements)
     stamp.write_text(wanted)
     print(f"devenv: {target.relative_to(REPO_ROOT)} ready in {time.monotonic() - start:.0f} s", flush=True)
@@ -151,9 +168,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"devenv: cannot make {args.cell}: {err}", file=sys.stderr)
         return MISSING_PYTHON
     except subprocess.CalledProcessError as err:
-        print(f"devenv: making {args.cell} failed: {Path(err.cmd[0]).name} exited with {err.returncode} "
-              f"(its output is above); the venv is left without its stamp, so the next run starts it again",
-              file=sys.stderr)
+        print(
+            f"devenv: making {args.cell} failed: {Path(err.cmd[0]).name} exited with {err.returncode} "
+            f"(its output is above); the venv is left without its stamp, so the next run starts it again",
+            file=sys.stderr,
+        )
         return 1
     if args.print_python:
         print(python)

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Build and test cells of the matrix, and tabulate them: ``python3 tools/dev/run_matrix.py [CELL...]``.
 
 Each cell (requirements/matrix.ini; all of them when none is named) gets its venv
@@ -40,8 +42,17 @@ def row(outcome: cells.Outcome) -> list[str]:
     if outcome.stopped:
         return [cell.name, cell.python, pins["cuda-bindings"], runtime, cell.tools, outcome.stopped, "", "", ""]
     failed = counts.get("failed", 0) + counts.get("errors", 0)
-    return [cell.name, cell.python, pins["cuda-bindings"], runtime, cell.tools, build,
-            str(counts.get("passed", 0)), str(failed), str(counts.get("skipped", 0))]
+    return [
+        cell.name,
+        cell.python,
+        pins["cuda-bindings"],
+        runtime,
+        cell.tools,
+        build,
+        str(counts.get("passed", 0)),
+        str(failed),
+        str(counts.get("skipped", 0)),
+    ]
 
 
 def table(outcomes: list[cells.Outcome]) -> str:
@@ -68,8 +79,8 @@ def document(text: str, seconds: float) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    pytest_args = argv[argv.index("--") + 1:] if "--" in argv else []
-    argv = argv[:argv.index("--")] if "--" in argv else argv
+    pytest_args = argv[argv.index("--") + 1 :] if "--" in argv else []
+    argv = argv[: argv.index("--")] if "--" in argv else argv
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cells", nargs="*", help="cells to run (default: all of requirements/matrix.ini)")
     parser.add_argument("--write", action="store_true", help=f"write the table to {DOC.relative_to(facts.REPO_ROOT)}")

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Run the whole test suite, as CI does: ``python3 tools/dev/run_tests.py [pytest arguments]``.
 
 1. The venv of every cell of the suite (``[suite]`` in requirements/matrix.ini: both default
@@ -37,8 +39,18 @@ WHEELHOUSE = SESSION / "wheelhouse"
 def build_tests(python: Path, pytest_args: list[str]) -> tuple[int, dict[str, int]]:
     """pytest over tests/build, once, leaving its wheels in the wheelhouse."""
     report = SESSION / "reports" / "build.xml"
-    command = [python, "-m", "pytest", str(facts.REPO_ROOT / "tests" / "build"), "-p", "no:cacheprovider",
-               "--durations=15", f"--wheelhouse={WHEELHOUSE}", f"--junitxml={report}", *pytest_args]
+    command = [
+        python,
+        "-m",
+        "pytest",
+        str(facts.REPO_ROOT / "tests" / "build"),
+        "-p",
+        "no:cacheprovider",
+        "--durations=15",
+        f"--wheelhouse={WHEELHOUSE}",
+        f"--junitxml={report}",
+        *pytest_args,
+    ]
     cells.log(f"build tests: {' '.join(map(str, command))}")
     status = cells.run(command, cells.clean_env()).returncode
     return status, cells.junit_counts(report)
@@ -66,8 +78,10 @@ def main(argv: list[str]) -> int:
         rows.append((cell.name, outcome.status if not outcome.stopped else 1, outcome.counts))
     print("\n| run | status | passed | failed | skipped |\n|---|---|---|---|---|")
     for name, code, found in rows:
-        print(f"| {name} | {code} | {found.get('passed', '')} | "
-              f"{found.get('failed', 0) + found.get('errors', 0) if found else ''} | {found.get('skipped', '')} |")
+        print(
+            f"| {name} | {code} | {found.get('passed', '')} | "
+            f"{found.get('failed', 0) + found.get('errors', 0) if found else ''} | {found.get('skipped', '')} |"
+        )
     print(f"\nrun_tests: {time.monotonic() - start:.0f} s", flush=True)
     collected = any(sum(found.values()) for _, _, found in rows)
     failed = [name for name, code, _ in rows if code not in (0, cells.NO_TESTS_COLLECTED)]

@@ -17,8 +17,7 @@ import sys
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-HEADER = ("SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors",
-          "SPDX-License-Identifier: Apache-2.0")
+HEADER = ("SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors", "SPDX-License-Identifier: Apache-2.0")
 HASH_COMMENTED = (".py", ".pyx", ".pxd", ".pxi", ".pyi", ".toml", ".ini", ".sh")
 SLASH_COMMENTED = (".h", ".hpp", ".cpp", ".c")
 SOURCE_SUFFIXES = HASH_COMMENTED + SLASH_COMMENTED
@@ -29,8 +28,7 @@ def source_files(root: Path = REPO_ROOT) -> list[Path]:
     """The tracked source files of the repository, sorted."""
     listed = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True).stdout
     names = [name for name in listed.decode().split("\0") if name]
-    return sorted(root / name for name in names
-                  if name.endswith(SOURCE_SUFFIXES) or Path(name).name in SOURCE_NAMES)
+    return sorted(root / name for name in names if name.endswith(SOURCE_SUFFIXES) or Path(name).name in SOURCE_NAMES)
 
 
 def comment(path: Path) -> str:
@@ -46,7 +44,7 @@ def has_header(path: Path) -> bool:
     """Whether ``path`` starts (after a ``#!`` line) with the SPDX lines."""
     lines = path.read_text().splitlines(keepends=True)
     start = 1 if lines and lines[0].startswith("#!") else 0
-    return lines[start:start + len(HEADER)] == header_lines(path)
+    return lines[start : start + len(HEADER)] == header_lines(path)
 
 
 def add_header(path: Path) -> None:

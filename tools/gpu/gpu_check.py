@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Build cuda.core on the GPU machine for CUDA minors of the matrix and test each on the real driver.
 
 Usage: python3 tools/gpu/gpu_check.py [--wheels .whl] [OPTIONS] [MINOR ...]   (e.g. 13.0 13.5 12.8 12.9)
@@ -83,12 +85,26 @@ DEFAULT_OUT = Path(os.environ.get("OUT") or "/tmp/gpu-check-out")
 
 DEFAULT_OURS_TESTS = ("tests/package/gpu", "tests/package/api")
 DEFAULT_UPSTREAM_FILES = (
-    "tests/test_device.py", "tests/test_context.py", "tests/test_stream.py", "tests/test_event.py",
-    "tests/test_launcher.py", "tests/test_module.py", "tests/test_program.py", "tests/test_host.py",
-    "tests/test_cuda_utils.py", "tests/memory/test_managed_ops.py", "tests/test_memory.py", "tests/test_linker.py",
-    "tests/test_typing_imports.py", "tests/test_utils.py", "tests/test_utils_dlpack.py",
-    "tests/test_strided_layout.py", "tests/test_program_cache.py", "tests/test_program_cache_multiprocess.py",
-    "tests/test_program_compile_cache.py", "tests/test_object_protocols.py",
+    "tests/test_device.py",
+    "tests/test_context.py",
+    "tests/test_stream.py",
+    "tests/test_event.py",
+    "tests/test_launcher.py",
+    "tests/test_module.py",
+    "tests/test_program.py",
+    "tests/test_host.py",
+    "tests/test_cuda_utils.py",
+    "tests/memory/test_managed_ops.py",
+    "tests/test_memory.py",
+    "tests/test_linker.py",
+    "tests/test_typing_imports.py",
+    "tests/test_utils.py",
+    "tests/test_utils_dlpack.py",
+    "tests/test_strided_layout.py",
+    "tests/test_program_cache.py",
+    "tests/test_program_cache_multiprocess.py",
+    "tests/test_program_compile_cache.py",
+    "tests/test_object_protocols.py",
 )
 # Names our cuda.core gets in a later part of the port: placeholders on our side of NVIDIA's suite.
 LATER_PART_NAMES = ("cuda.core.graph:GraphDefinition",)
@@ -120,8 +136,11 @@ def header_packages(minor: str) -> list[str]:
     later: the runtime, profiler API and NVRTC. nvJitLink is a run-time library, not a header.
     """
     major = minor_key(minor)[0]
-    return [name for name in facts.cuda_pins(minor)
-            if name.startswith("nvidia-") and "nvjitlink" not in name and (major > 12 or "nvrtc" not in name)]
+    return [
+        name
+        for name in facts.cuda_pins(minor)
+        if name.startswith("nvidia-") and "nvjitlink" not in name and (major > 12 or "nvrtc" not in name)
+    ]
 
 
 def requirements(what: str) -> list[str]:
@@ -138,6 +157,7 @@ def requirements(what: str) -> list[str]:
 
 # ---------------------------------------------------------------------------------------------
 # One CUDA minor: its scratch dirs and how it is built here.
+
 
 @dataclass(frozen=True)
 class Target:
@@ -243,14 +263,19 @@ def plan_build(target: Target, wheels: Path, python_tag: str) -> Plan:
     if target.major == 12 and not (wheels / "cu12-nvrtc" / "include" / "nvrtc.h").is_file():
         missing.append(f"{wheels / 'cu12-nvrtc' / 'include' / 'nvrtc.h'}")
     if missing:
-        raise Fatal(f"CUDA {target.minor}: {folder} lacks {', '.join(missing)} (for {python_tag}); "
-                    f"README's GPU tests section says how to download them "
-                    f"(python3 tools/gpu/gpu_check.py --requirements {target.minor})")
+        raise Fatal(
+            f"CUDA {target.minor}: {folder} lacks {', '.join(missing)} (for {python_tag}); "
+            f"README's GPU tests section says how to download them "
+            f"(python3 tools/gpu/gpu_check.py --requirements {target.minor})"
+        )
     if machine:
         roots = [MACHINE_TOOLKIT]
     elif target.major == 12:
-        roots = [target.site / "nvidia" / "cuda_runtime", target.site / "nvidia" / "cuda_profiler_api",
-                 wheels / "cu12-nvrtc"]
+        roots = [
+            target.site / "nvidia" / "cuda_runtime",
+            target.site / "nvidia" / "cuda_profiler_api",
+            wheels / "cu12-nvrtc",
+        ]
     else:
         roots = [target.site / "nvidia" / f"cu{target.major}", *extra_roots]
     return Plan(target, tuple(found), os.pathsep.join(str(root) for root in roots))
@@ -259,6 +284,7 @@ def plan_build(target: Target, wheels: Path, python_tag: str) -> Plan:
 # ---------------------------------------------------------------------------------------------
 # Running things.
 
+
 def environment(pythonpath: Sequence[Path] = (), ld_paths: Sequence[Path] = (), **extra: str) -> dict[str, str]:
     """This process's environment, PYTHONPATH replaced by ``pythonpath`` if given, ``ld_paths`` first
     on LD_LIBRARY_PATH, and ``extra`` set."""
@@ -266,8 +292,9 @@ def environment(pythonpath: Sequence[Path] = (), ld_paths: Sequence[Path] = (), 
     if pythonpath:
         env["PYTHONPATH"] = os.pathsep.join(str(path) for path in pythonpath)
     if ld_paths:
-        env["LD_LIBRARY_PATH"] = os.pathsep.join([*(str(path) for path in ld_paths),
-                                                  *filter(None, [env.get("LD_LIBRARY_PATH")])])
+        env["LD_LIBRARY_PATH"] = os.pathsep.join(
+            [*(str(path) for path in ld_paths), *filter(None, [env.get("LD_LIBRARY_PATH")])]
+        )
     env.update(extra)
     return env
 
@@ -286,8 +313,9 @@ class Session:
         """The Python that builds, tests and benchmarks."""
         return str(self.args.python)
 
-    def run(self, command: Sequence[object], env: dict[str, str] | None = None, cwd: Path = REPO_ROOT,
-            counts: bool = True) -> int:
+    def run(
+        self, command: Sequence[object], env: dict[str, str] | None = None, cwd: Path = REPO_ROOT, counts: bool = True
+    ) -> int:
         """Run a command, its output passing through; a nonzero exit fails the session if it ``counts``."""
         sys.stdout.flush()
         try:
@@ -303,15 +331,36 @@ class Session:
         """Install ``wheels`` into the folder ``target``, offline and without dependencies."""
         if not wheels:
             return False
-        return self.run([self.python, "-m", "pip", "install", "-q", "--no-index", "--no-deps", "--no-compile",
-                         "--target", target, *wheels], counts=False) == 0
+        return (
+            self.run(
+                [
+                    self.python,
+                    "-m",
+                    "pip",
+                    "install",
+                    "-q",
+                    "--no-index",
+                    "--no-deps",
+                    "--no-compile",
+                    "--target",
+                    target,
+                    *wheels,
+                ],
+                counts=False,
+            )
+            == 0
+        )
 
 
 def python_tag(python: str) -> str:
     """The CPython tag of ``python``, e.g. 'cp312': the cuda-bindings wheels it can install."""
     try:
-        done = subprocess.run([python, "-c", "import sys; print('cp%d%d' % sys.version_info[:2])"],
-                              stdout=subprocess.PIPE, text=True, cwd=SCRATCH)
+        done = subprocess.run(
+            [python, "-c", "import sys; print('cp%d%d' % sys.version_info[:2])"],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=SCRATCH,
+        )
     except OSError as error:
         raise Fatal(f"cannot run {python}: {error}") from error
     if done.returncode:
@@ -321,6 +370,7 @@ def python_tag(python: str) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # Once per machine.
+
 
 def preflight(session: Session, targets: Sequence[Target], tag: str) -> list[Plan]:
     """Every minor's plan, and the carried files the run needs, checked before anything is built."""
@@ -360,8 +410,12 @@ def unpack_nvrtc12(wheels: Path) -> None:
 def show_version_trap(session: Session) -> None:
     """What the probe says of the machine's own cuda-bindings with its /usr/local/cuda headers."""
     sys.stdout.flush()
-    version = subprocess.run([session.python, "-c", "import cuda.bindings; print(cuda.bindings.__version__)"],
-                             stdout=subprocess.PIPE, text=True, cwd=SCRATCH).stdout.strip()
+    version = subprocess.run(
+        [session.python, "-c", "import cuda.bindings; print(cuda.bindings.__version__)"],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=SCRATCH,
+    ).stdout.strip()
     say(f"== the version trap: machine's cuda-bindings {version} with its {MACHINE_TOOLKIT} headers")
     if session.run([session.python, CUDA_PROBE], env=environment(CUDA_PATH=str(MACHINE_TOOLKIT)), counts=False) == 0:
         say("(no trap here)")
@@ -380,6 +434,7 @@ def setup_machine(session: Session) -> None:
 # ---------------------------------------------------------------------------------------------
 # Per minor.
 
+
 def build(session: Session, plan: Plan) -> bool:
     """Fresh site dir, the wheel built against the plan's headers, and installed; False if the build failed."""
     target = plan.target
@@ -390,8 +445,23 @@ def build(session: Session, plan: Plan) -> bool:
     say(f"== CUDA {target.minor}: build the wheel (CUDA_PATH={plan.cuda_path})")
     start = time.monotonic_ns()
     env = environment(pythonpath=(target.site, TOOLS_SITE), CUDA_PATH=plan.cuda_path)
-    if session.run([session.python, "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps", "--no-index",
-                    "-w", target.wheel_dir, REPO_ROOT], env=env, counts=False):
+    if session.run(
+        [
+            session.python,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-build-isolation",
+            "--no-deps",
+            "--no-index",
+            "-w",
+            target.wheel_dir,
+            REPO_ROOT,
+        ],
+        env=env,
+        counts=False,
+    ):
         say(f"BUILD FAILED for CUDA {target.minor}")
         session.failed = True
         return False
@@ -404,9 +474,17 @@ def build(session: Session, plan: Plan) -> bool:
 
 def nvidia_core_dir(session: Session) -> Path:
     """The directory of NVIDIA's cuda.core installed for the session's Python."""
-    found = subprocess.run([session.python, "-c", "import importlib.util, os; "
-                            "print(os.path.dirname(importlib.util.find_spec('cuda.core').origin))"],
-                           env=environment(pythonpath=()), capture_output=True, text=True, cwd=SCRATCH)
+    found = subprocess.run(
+        [
+            session.python,
+            "-c",
+            "import importlib.util, os; print(os.path.dirname(importlib.util.find_spec('cuda.core').origin))",
+        ],
+        env=environment(pythonpath=()),
+        capture_output=True,
+        text=True,
+        cwd=SCRATCH,
+    )
     if found.returncode != 0:
         raise Fatal(f"NVIDIA's cuda.core is not importable by {session.python}: {found.stderr.strip()[-300:]}")
     return Path(found.stdout.strip())
@@ -428,16 +506,31 @@ def sides(session: Session, target: Target) -> dict[str, tuple[Path, ...]]:
     dir with its cuda.core inside (ours, and the NVIDIA cuda.core installed on the machine)."""
     if not (target.site / "cuda" / "__init__.py").is_file():
         return {"ours": (target.install, target.site), "nvidia": (target.site,)}
-    return {"ours": (with_core(target.site, target.install / "cuda" / "core", SCRATCH / f"gpu-ours{target.minor}"),),
-            "nvidia": (with_core(target.site, nvidia_core_dir(session), SCRATCH / f"gpu-nvidia{target.minor}"),)}
+    return {
+        "ours": (with_core(target.site, target.install / "cuda" / "core", SCRATCH / f"gpu-ours{target.minor}"),),
+        "nvidia": (with_core(target.site, nvidia_core_dir(session), SCRATCH / f"gpu-nvidia{target.minor}"),),
+    }
 
 
 def package_tests(session: Session, label: str, pythonpath: Sequence[Path], ld_paths: Sequence[Path]) -> None:
     """``python -m cuda.core`` (from /tmp, away from the sources), then our package tests, JUnit XML in OUT."""
     env = environment(pythonpath, ld_paths)
     session.run([session.python, "-m", "cuda.core"], env=env, cwd=SCRATCH)
-    session.run([session.python, "-m", "pytest", *session.args.ours_tests, "-q", "-rfEs", "-p", "no:cacheprovider",
-                 "--junitxml", session.out / f"ours-{label}.xml"], env=env)
+    session.run(
+        [
+            session.python,
+            "-m",
+            "pytest",
+            *session.args.ours_tests,
+            "-q",
+            "-rfEs",
+            "-p",
+            "no:cacheprovider",
+            "--junitxml",
+            session.out / f"ours-{label}.xml",
+        ],
+        env=env,
+    )
 
 
 def examples_and_bench(session: Session, target: Target, ours: Sequence[Path]) -> None:
@@ -447,13 +540,33 @@ def examples_and_bench(session: Session, target: Target, ours: Sequence[Path]) -
         session.run([session.python, example], env=env)
     if not session.args.bench:
         return
-    session.run([session.python, BENCHMARKS / "launch_bench.py", *shlex.split(session.args.launch_bench_args),
-                 "--json", session.out / f"launch_bench_{target.label}.json"], env=env)
-    session.run([session.python, BENCHMARKS / "view_bench.py", "--json", session.out / f"view_bench_{target.label}.json"],
-                env=env)
-    session.run([session.python, BENCHMARKS / "import_bench.py", "--ours", os.pathsep.join(map(str, ours)),
-                 "--python", session.python, "--json", session.out / f"import_bench_{target.label}.json"],
-                env=environment(ld_paths=target.ld_paths))
+    session.run(
+        [
+            session.python,
+            BENCHMARKS / "launch_bench.py",
+            *shlex.split(session.args.launch_bench_args),
+            "--json",
+            session.out / f"launch_bench_{target.label}.json",
+        ],
+        env=env,
+    )
+    session.run(
+        [session.python, BENCHMARKS / "view_bench.py", "--json", session.out / f"view_bench_{target.label}.json"],
+        env=env,
+    )
+    session.run(
+        [
+            session.python,
+            BENCHMARKS / "import_bench.py",
+            "--ours",
+            os.pathsep.join(map(str, ours)),
+            "--python",
+            session.python,
+            "--json",
+            session.out / f"import_bench_{target.label}.json",
+        ],
+        env=environment(ld_paths=target.ld_paths),
+    )
 
 
 def run_example(python: str, example: Path, env: dict[str, str], timeout: float, log: Path) -> int:
@@ -461,8 +574,9 @@ def run_example(python: str, example: Path, env: dict[str, str], timeout: float,
     timeout, 128+N when killed by signal N."""
     with log.open("wb") as output:
         try:
-            code = subprocess.run([python, str(example)], cwd=SCRATCH, env=env, stdout=output,
-                                  stderr=subprocess.STDOUT, timeout=timeout).returncode
+            code = subprocess.run(
+                [python, str(example)], cwd=SCRATCH, env=env, stdout=output, stderr=subprocess.STDOUT, timeout=timeout
+            ).returncode
         except subprocess.TimeoutExpired:
             return 124
     return code if code >= 0 else 128 - code
@@ -478,9 +592,16 @@ def upstream_examples(session: Session, target: Target, paths: dict[str, tuple[P
     timeout = session.args.example_timeout
     say(f"== NVIDIA's examples with CUDA {target.minor}: exit status, ours beside NVIDIA's (124: over {timeout:g} s)")
     for example in sorted(examples.glob("*.py")):
-        codes = {side: run_example(session.python, example, environment(side_paths, target.ld_paths), timeout,
-                                   logs / f"{example.stem}-{side}-{target.label}.log")
-                 for side, side_paths in paths.items()}
+        codes = {
+            side: run_example(
+                session.python,
+                example,
+                environment(side_paths, target.ld_paths),
+                timeout,
+                logs / f"{example.stem}-{side}-{target.label}.log",
+            )
+            for side, side_paths in paths.items()
+        }
         say(f"  {example.stem:<40} ours {codes['ours']:3d}   nvidia {codes['nvidia']:3d}")
 
 
@@ -492,11 +613,24 @@ def upstream_suite(session: Session, target: Target, paths: dict[str, tuple[Path
         return
     args = session.args
     command: list[object] = [
-        session.python, UPSTREAM_SUITE, "--root", UPSTREAM_ROOT, "--files", *args.upstream_files,
-        "--ours-python", session.python, *[arg for path in paths["ours"] for arg in ("--ours-path", path)],
-        "--nvidia-python", session.python, *[arg for path in paths["nvidia"] for arg in ("--nvidia-path", path)],
+        session.python,
+        UPSTREAM_SUITE,
+        "--root",
+        UPSTREAM_ROOT,
+        "--files",
+        *args.upstream_files,
+        "--ours-python",
+        session.python,
+        *[arg for path in paths["ours"] for arg in ("--ours-path", path)],
+        "--nvidia-python",
+        session.python,
+        *[arg for path in paths["nvidia"] for arg in ("--nvidia-path", path)],
         *[arg for name in LATER_PART_NAMES for arg in ("--later-part-name", name)],
-        "--jobs", args.upstream_jobs, "--timeout", f"{args.upstream_timeout:g}"]
+        "--jobs",
+        args.upstream_jobs,
+        "--timeout",
+        f"{args.upstream_timeout:g}",
+    ]
     if args.upstream_end is not None:
         command += ["--deadline", f"{args.upstream_end - time.time():.0f}"]
     command += ["--json", session.out / f"upstream-{target.label}.json"]
@@ -519,6 +653,7 @@ def check_minor(session: Session, plan: Plan) -> bool:
 # ---------------------------------------------------------------------------------------------
 # The dual wheel.
 
+
 def dual_pair(candidates: Sequence[Target]) -> list[Target]:
     """The first candidate of each supported major that has a built wheel, ascending by major."""
     chosen: dict[int, Target] = {}
@@ -527,8 +662,10 @@ def dual_pair(candidates: Sequence[Target]) -> list[Target]:
             chosen[target.major] = target
     missing = [str(major) for major in facts.supported_majors() if major not in chosen]
     if missing:
-        raise Fatal(f"the dual wheel needs a built wheel of each major and has none of CUDA {', '.join(missing)}: "
-                    "give a minor of it, or --no-dual")
+        raise Fatal(
+            f"the dual wheel needs a built wheel of each major and has none of CUDA {', '.join(missing)}: "
+            "give a minor of it, or --no-dual"
+        )
     return [chosen[major] for major in sorted(chosen)]
 
 
@@ -551,43 +688,84 @@ def dual_wheel(session: Session, candidates: Sequence[Target]) -> None:
 # ---------------------------------------------------------------------------------------------
 # The command line.
 
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The options; every minor checked against the matrix."""
     summary, _, details = (__doc__ or "").partition("\n\n")
-    parser = argparse.ArgumentParser(prog="gpu_check.py", description=summary, epilog=details,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="gpu_check.py", description=summary, epilog=details, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     minors = facts.cuda_minors()
-    parser.add_argument("minors", nargs="*", metavar="MINOR",
-                        help=f"CUDA minors of the matrix ({' '.join(minors)}); default: {' '.join(default_minors())}")
-    parser.add_argument("--wheels", default=".whl", metavar="DIR",
-                        help="the carried wheels, relative to the repository unless absolute (default .whl)")
+    parser.add_argument(
+        "minors",
+        nargs="*",
+        metavar="MINOR",
+        help=f"CUDA minors of the matrix ({' '.join(minors)}); default: {' '.join(default_minors())}",
+    )
+    parser.add_argument(
+        "--wheels",
+        default=".whl",
+        metavar="DIR",
+        help="the carried wheels, relative to the repository unless absolute (default .whl)",
+    )
     parser.add_argument("--python", default="python3", help="the Python that builds and tests (default python3)")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
-                        help=f"where figures and logs go, relative to the repository unless absolute (default $OUT, else "
-                             f"/tmp/gpu-check-out; now {DEFAULT_OUT})")
-    parser.add_argument("--ours-tests", nargs="+", default=list(DEFAULT_OURS_TESTS), metavar="PATH",
-                        help=f"our test paths, relative to the repository (default: {' '.join(DEFAULT_OURS_TESTS)})")
-    parser.add_argument("--upstream-files", nargs="+", default=list(DEFAULT_UPSTREAM_FILES), metavar="FILE",
-                        help="NVIDIA's test files (from .upstream/) to run (default: the files of the runtime API)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=DEFAULT_OUT,
+        help=f"where figures and logs go, relative to the repository unless absolute (default $OUT, else "
+        f"/tmp/gpu-check-out; now {DEFAULT_OUT})",
+    )
+    parser.add_argument(
+        "--ours-tests",
+        nargs="+",
+        default=list(DEFAULT_OURS_TESTS),
+        metavar="PATH",
+        help=f"our test paths, relative to the repository (default: {' '.join(DEFAULT_OURS_TESTS)})",
+    )
+    parser.add_argument(
+        "--upstream-files",
+        nargs="+",
+        default=list(DEFAULT_UPSTREAM_FILES),
+        metavar="FILE",
+        help="NVIDIA's test files (from .upstream/) to run (default: the files of the runtime API)",
+    )
     parser.add_argument("--upstream-examples", action="store_true", help="also run NVIDIA's examples on both sides")
-    parser.add_argument("--upstream-end", type=float, metavar="EPOCH",
-                        help="when (epoch seconds) NVIDIA's suite must have ended: files still running are stopped "
-                             "then, and the table is written either way")
+    parser.add_argument(
+        "--upstream-end",
+        type=float,
+        metavar="EPOCH",
+        help="when (epoch seconds) NVIDIA's suite must have ended: files still running are stopped "
+        "then, and the table is written either way",
+    )
     parser.add_argument("--upstream-jobs", type=int, default=4, help="NVIDIA's test files run at once (default 4)")
-    parser.add_argument("--upstream-timeout", type=float, default=300,
-                        help="seconds per NVIDIA test file and side (default 300)")
-    parser.add_argument("--example-timeout", type=float, default=90,
-                        help="seconds per NVIDIA example and side (default 90)")
-    parser.add_argument("--launch-bench-args", default="", metavar="ARGS",
-                        help='more arguments of benchmarks/launch_bench.py, one string: --launch-bench-args="--quick"')
+    parser.add_argument(
+        "--upstream-timeout", type=float, default=300, help="seconds per NVIDIA test file and side (default 300)"
+    )
+    parser.add_argument(
+        "--example-timeout", type=float, default=90, help="seconds per NVIDIA example and side (default 90)"
+    )
+    parser.add_argument(
+        "--launch-bench-args",
+        default="",
+        metavar="ARGS",
+        help='more arguments of benchmarks/launch_bench.py, one string: --launch-bench-args="--quick"',
+    )
     parser.add_argument("--no-bench", dest="bench", action="store_false", help="skip the benchmarks")
     dual = parser.add_mutually_exclusive_group()
     dual.add_argument("--no-dual", dest="dual", action="store_false", help="skip the dual wheel")
-    dual.add_argument("--dual-only", action="store_true",
-                      help="build nothing: merge the wheels that earlier runs built for the MINORs and test the merge")
-    parser.add_argument("--requirements", metavar="WHAT", choices=("tools", *minors),
-                        help="print the NAME==VERSION of the wheels to download into WHEELS/tools (tools) or "
-                             "WHEELS/cuda-MINOR (a minor), and exit")
+    dual.add_argument(
+        "--dual-only",
+        action="store_true",
+        help="build nothing: merge the wheels that earlier runs built for the MINORs and test the merge",
+    )
+    parser.add_argument(
+        "--requirements",
+        metavar="WHAT",
+        choices=("tools", *minors),
+        help="print the NAME==VERSION of the wheels to download into WHEELS/tools (tools) or "
+        "WHEELS/cuda-MINOR (a minor), and exit",
+    )
     args = parser.parse_args(argv)
     unknown = [minor for minor in args.minors if minor not in minors]
     if unknown:

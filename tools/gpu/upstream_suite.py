@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Run NVIDIA's cuda.core test files against our cuda.core and NVIDIA's, side by side.
 
 Each chosen test file runs in its own pytest process per side (a crash loses one file, not
@@ -80,17 +82,24 @@ PLACEHOLDER_PLUGIN = "upstream_placeholders"
 # ---------------------------------------------------------------------------------------------
 # The layout.
 
+
 def make_layout(checkout: Path, ref: str, root: Path) -> None:
     """Extract NVIDIA's test layout from a git checkout of cuda-python (or the fork) into root."""
-    present = [path for path in LAYOUT_PATHS
-               if subprocess.run(["git", "-C", str(checkout), "cat-file", "-e", f"{ref}:{path}"],
-                                 capture_output=True).returncode == 0]
+    present = [
+        path
+        for path in LAYOUT_PATHS
+        if subprocess.run(
+            ["git", "-C", str(checkout), "cat-file", "-e", f"{ref}:{path}"], capture_output=True
+        ).returncode
+        == 0
+    ]
     missing = [path for path in REQUIRED_PATHS if path not in present]
     if missing:
         raise SystemExit(f"{checkout} at {ref} lacks {', '.join(missing)}: is it a cuda-python checkout?")
     root.mkdir(parents=True, exist_ok=True)
-    archive = subprocess.run(["git", "-C", str(checkout), "archive", "--format=tar", ref, "--", *present],
-                             capture_output=True, check=True).stdout
+    archive = subprocess.run(
+        ["git", "-C", str(checkout), "archive", "--format=tar", ref, "--", *present], capture_output=True, check=True
+    ).stdout
     subprocess.run(["tar", "-x", "-C", str(root)], input=archive, check=True)
     print(f"laid out {', '.join(present)} of {checkout}@{ref} in {root}")
 
@@ -100,15 +109,20 @@ def check_layout(root: Path) -> None:
     if missing:
         raise SystemExit(f"{root} is not laid out as NVIDIA's tests expect: missing {', '.join(missing)}")
     if (root / "cuda_core" / "cuda").exists():
-        raise SystemExit(f"{root / 'cuda_core' / 'cuda'} exists: NVIDIA's cuda.core sources there would shadow "
-                         "the installed cuda.core of both sides. Remove it (the runner needs only the tests).")
+        raise SystemExit(
+            f"{root / 'cuda_core' / 'cuda'} exists: NVIDIA's cuda.core sources there would shadow "
+            "the installed cuda.core of both sides. Remove it (the runner needs only the tests)."
+        )
 
 
 def test_files(root: Path, patterns: list[str] | None) -> list[str]:
     """The test files, relative to cuda_core/tests: all test_*.py (but cython/), or those matching patterns."""
     tests = root / "cuda_core" / "tests"
-    every = sorted(str(path.relative_to(tests)) for path in tests.rglob("test_*.py")
-                   if "cython" not in path.relative_to(tests).parts)
+    every = sorted(
+        str(path.relative_to(tests))
+        for path in tests.rglob("test_*.py")
+        if "cython" not in path.relative_to(tests).parts
+    )
     if not patterns:
         return every
     chosen = []
@@ -124,12 +138,13 @@ def test_files(root: Path, patterns: list[str] | None) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # Running one file on one side.
 
+
 @dataclass
 class Side:
     name: str
     python: str
-    paths: list[str]            # PYTHONPATH entries before the helpers
-    plugins: list[str]          # plugin modules passed with -p
+    paths: list[str]  # PYTHONPATH entries before the helpers
+    plugins: list[str]  # plugin modules passed with -p
     placeholder_names: list[str] = field(default_factory=list)  # MODULE:NAME given placeholders
 
 
@@ -137,41 +152,61 @@ class Side:
 class FileResult:
     file: str
     side: str
-    status: str = "ok"          # ok, collection error, crashed (rc N), timeout, no report
+    status: str = "ok"  # ok, collection error, crashed (rc N), timeout, no report
     seconds: float = 0.0
     counts: dict = field(default_factory=lambda: dict.fromkeys(OUTCOMES, 0))
     ipc: dict = field(default_factory=lambda: {"passed": 0, "total": 0})
-    tests: dict = field(default_factory=dict)     # node id -> outcome
+    tests: dict = field(default_factory=dict)  # node id -> outcome
     collected: int = 0
     placeholders_used: list = field(default_factory=list)
     placeholder_tests: list = field(default_factory=list)
-    tail: str = ""              # the end of the output, when the file did not run cleanly
-    why: dict = field(default_factory=dict)       # node id -> one line on its failure or skip
-    last_started: str = ""      # the last test begun: after a crash, the one that crashed
-    cases: list = field(default_factory=list)     # (name, outcome) of each test case, for the counts
+    tail: str = ""  # the end of the output, when the file did not run cleanly
+    why: dict = field(default_factory=dict)  # node id -> one line on its failure or skip
+    last_started: str = ""  # the last test begun: after a crash, the one that crashed
+    cases: list = field(default_factory=list)  # (name, outcome) of each test case, for the counts
 
 
 def run_file(root: Path, side: Side, file: str, args, plugin_dir: Path, work: Path) -> FileResult:
     stem = re.sub(r"[^\w.-]", "_", f"{side.name}-{file}")
     junit, records = work / f"{stem}.xml", work / f"{stem}.jsonl"
-    command = [side.python, "-m", "pytest", "-p", "no:cacheprovider", "-p", RECORDER_PLUGIN,
-               *[arg for plugin in side.plugins for arg in ("-p", plugin)],
-               "-q", "-rN", f"--junitxml={junit}", f"tests/{file}"]
+    command = [
+        side.python,
+        "-m",
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        RECORDER_PLUGIN,
+        *[arg for plugin in side.plugins for arg in ("-p", plugin)],
+        "-q",
+        "-rN",
+        f"--junitxml={junit}",
+        f"tests/{file}",
+    ]
     if args.k:
         command += ["-k", args.k]
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "PYTHONHOME")}
     env["PYTHONPATH"] = os.pathsep.join([*side.paths, str(plugin_dir), str(root / "cuda_python_test_helpers")])
-    env.update(PYTHONDONTWRITEBYTECODE="1", UPSTREAM_SUITE_RECORDS=str(records),
-               UPSTREAM_SUITE_PLACEHOLDER_MARK=PLACEHOLDER_MARK,
-               UPSTREAM_SUITE_POST_RELEASE_NAMES=json.dumps(side.placeholder_names))
+    env.update(
+        PYTHONDONTWRITEBYTECODE="1",
+        UPSTREAM_SUITE_RECORDS=str(records),
+        UPSTREAM_SUITE_PLACEHOLDER_MARK=PLACEHOLDER_MARK,
+        UPSTREAM_SUITE_POST_RELEASE_NAMES=json.dumps(side.placeholder_names),
+    )
     result = FileResult(file, side.name)
     timeout = args.timeout if args.deadline is None else min(args.timeout, args.deadline - time.monotonic())
     if timeout <= 0:  # the run's --deadline has passed: report the file as not run, not as failed
         result.status = "not run (deadline)"
         return result
     started = time.monotonic()
-    process = subprocess.Popen(command, cwd=root / "cuda_core", env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, start_new_session=True)
+    process = subprocess.Popen(
+        command,
+        cwd=root / "cuda_core",
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     try:
         output, _ = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -191,13 +226,16 @@ def run_file(root: Path, side: Side, file: str, args, plugin_dir: Path, work: Pa
     else:
         count_records(result)
         if result.status == "ok":
-            result.status = (STATUS_BY_RC.get(process.returncode, f"crashed (rc {process.returncode})")
-                             if process.returncode else "no report")
+            result.status = (
+                STATUS_BY_RC.get(process.returncode, f"crashed (rc {process.returncode})")
+                if process.returncode
+                else "no report"
+            )
     if result.status == "ok" and process.returncode not in (0, 1, 5):  # 5: nothing collected
         result.status = f"pytest rc {process.returncode}"
     if result.status != "ok" or result.counts["errors"]:
         fatal = text.find("Fatal Python error")  # a crash: keep faulthandler's stacks from their start
-        result.tail = text[fatal:fatal + 6000] if fatal >= 0 else text[-3000:]
+        result.tail = text[fatal : fatal + 6000] if fatal >= 0 else text[-3000:]
     return result
 
 
@@ -275,6 +313,7 @@ def split_counts(result: FileResult, apart: bool) -> None:
 # ---------------------------------------------------------------------------------------------
 # The whole run, and what it prints.
 
+
 def run(args) -> dict:
     root = Path(args.root).resolve()
     if args.from_git:
@@ -286,10 +325,8 @@ def run(args) -> dict:
         paths = [str(Path(entry).resolve()) for group in args.ours_path for entry in group.split(os.pathsep) if entry]
         sides.append(Side("ours", args.ours_python, paths, [PLACEHOLDER_PLUGIN], args.later_part_name))
     if args.nvidia_python:
-        paths = [str(Path(entry).resolve()) for group in args.nvidia_path for entry in group.split(os.pathsep)
-                 if entry]
-        sides.append(Side("nvidia", args.nvidia_python, paths, [PLACEHOLDER_PLUGIN],
-                          args.post_release_name))
+        paths = [str(Path(entry).resolve()) for group in args.nvidia_path for entry in group.split(os.pathsep) if entry]
+        sides.append(Side("nvidia", args.nvidia_python, paths, [PLACEHOLDER_PLUGIN], args.post_release_name))
     if not sides:
         raise SystemExit("nothing to run: give --ours-python and/or --nvidia-python")
     with tempfile.TemporaryDirectory(prefix="upstream_suite_") as temp:
@@ -297,8 +334,10 @@ def run(args) -> dict:
         tasks = [(side, file) for file in files for side in sides]
         results: dict[tuple[str, str], FileResult] = {}
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            futures = {pool.submit(run_file, root, side, file, args, plugin_dir, work): (side.name, file)
-                       for side, file in tasks}
+            futures = {
+                pool.submit(run_file, root, side, file, args, plugin_dir, work): (side.name, file)
+                for side, file in tasks
+            }
             for future in concurrent.futures.as_completed(futures):
                 side_name, file = futures[future]
                 results[side_name, file] = result = future.result()
@@ -312,21 +351,32 @@ def summarize(files: list[str], sides: list[str], results: dict) -> dict:
         nvidia = results.get(("nvidia", file))
         needs_names = bool(nvidia and nvidia.placeholders_used)
         ours = results.get(("ours", file))
-        entry = {"post_release_names": nvidia.placeholders_used if nvidia else [],
-                 "later_part_names": ours.placeholders_used if ours else [],
-                 "not_collectable_by_nvidia_release": nvidia.collected if needs_names else 0}
+        entry = {
+            "post_release_names": nvidia.placeholders_used if nvidia else [],
+            "later_part_names": ours.placeholders_used if ours else [],
+            "not_collectable_by_nvidia_release": nvidia.collected if needs_names else 0,
+        }
         for side in sides:
             result = results[side, file]
             split_counts(result, needs_names)
-            entry[side] = {"status": result.status, "seconds": round(result.seconds, 1), **result.counts,
-                           "ipc_rule": result.ipc, "tests": result.tests,
-                           "placeholder_tests": result.placeholder_tests, "tail": result.tail,
-                           "why": result.why, "last_started": result.last_started}
+            entry[side] = {
+                "status": result.status,
+                "seconds": round(result.seconds, 1),
+                **result.counts,
+                "ipc_rule": result.ipc,
+                "tests": result.tests,
+                "placeholder_tests": result.placeholder_tests,
+                "tail": result.tail,
+                "why": result.why,
+                "last_started": result.last_started,
+            }
         if "ours" in entry and "nvidia" in entry:
             ours_tests = entry["ours"]["tests"]
             report["nvidia_passes_ours_not"] += [
-                f"{file}::{nodeid.split('::', 1)[-1]}" for nodeid, outcome in entry["nvidia"]["tests"].items()
-                if outcome == "passed" and ours_tests.get(nodeid) != "passed"]
+                f"{file}::{nodeid.split('::', 1)[-1]}"
+                for nodeid, outcome in entry["nvidia"]["tests"].items()
+                if outcome == "passed" and ours_tests.get(nodeid) != "passed"
+            ]
         report["files"][file] = entry
     return report
 
@@ -341,10 +391,22 @@ def print_table(report: dict, sides: list[str], out=sys.stdout) -> None:
     both = len(sides) == 2
     heads = "".join(f"{head:>6}" for head in ("pass", "fail", "err", "skip", "xfail"))
     width = len(heads) + 1
-    print(f"{'':44}" + "".join(f"| {side:<{width}}" for side in sides)
-          + ("| ratio " if both else "") + "| NVIDIA release cannot collect", file=out)
-    print(f"{'file':44}" + f"| {heads} " * len(sides) + ("|       " if both else "")
-          + "| tests  (ipc rule: " + "/".join(f"{side} pass" for side in sides) + " of n)", file=out)
+    print(
+        f"{'':44}"
+        + "".join(f"| {side:<{width}}" for side in sides)
+        + ("| ratio " if both else "")
+        + "| NVIDIA release cannot collect",
+        file=out,
+    )
+    print(
+        f"{'file':44}"
+        + f"| {heads} " * len(sides)
+        + ("|       " if both else "")
+        + "| tests  (ipc rule: "
+        + "/".join(f"{side} pass" for side in sides)
+        + " of n)",
+        file=out,
+    )
     totals = {side: dict.fromkeys(OUTCOMES, 0) for side in sides}
     post_total = 0
     for file, entry in report["files"].items():
@@ -360,13 +422,15 @@ def print_table(report: dict, sides: list[str], out=sys.stdout) -> None:
         post_total += post
         if post:
             ipc = [entry[side]["ipc_rule"] for side in sides]
-            row += f"| {post:>5}  (" + "/".join(str(part["passed"]) for part in ipc) + \
-                   f" of {max(part['total'] for part in ipc)})"
+            row += (
+                f"| {post:>5}  ("
+                + "/".join(str(part["passed"]) for part in ipc)
+                + f" of {max(part['total'] for part in ipc)})"
+            )
         else:
             row += "|"
         print(row, file=out)
-    row = f"{'TOTAL':44}" + "".join("| " + "".join(f"{totals[side][o]:>6}" for o in OUTCOMES) + " "
-                                    for side in sides)
+    row = f"{'TOTAL':44}" + "".join("| " + "".join(f"{totals[side][o]:>6}" for o in OUTCOMES) + " " for side in sides)
     if both:
         row += f"| {ratio(totals['ours']['passed'], totals['nvidia']['passed']):>5} "
     print(row + f"| {post_total:>5}", file=out)
@@ -374,50 +438,86 @@ def print_table(report: dict, sides: list[str], out=sys.stdout) -> None:
         for side in sides:
             if entry[side]["status"] != "ok":
                 during = f" during {entry[side]['last_started']}" if entry[side].get("last_started") else ""
-                print(f"\n! {side} {file}: {entry[side]['status']}{during}; the output:\n"
-                      + textwrap.indent(entry[side]["tail"].strip()[:2500], "    "), file=out)
+                print(
+                    f"\n! {side} {file}: {entry[side]['status']}{during}; the output:\n"
+                    + textwrap.indent(entry[side]["tail"].strip()[:2500], "    "),
+                    file=out,
+                )
     for file, entry in report["files"].items():
         if entry.get("later_part_names"):
-            print(f"\n~ ours {file}: collected with placeholders for names of later parts of the port "
-                  f"({', '.join(entry['later_part_names'])}); the tests that use them fail, "
-                  f"{len(entry['ours']['placeholder_tests'])} of them", file=out)
+            print(
+                f"\n~ ours {file}: collected with placeholders for names of later parts of the port "
+                f"({', '.join(entry['later_part_names'])}); the tests that use them fail, "
+                f"{len(entry['ours']['placeholder_tests'])} of them",
+                file=out,
+            )
     if both:
         missing = report["nvidia_passes_ours_not"]
-        print(f"\n{len(missing)} tests pass on NVIDIA's cuda.core and not on ours" + (":" if missing else ""),
-              file=out)
+        print(f"\n{len(missing)} tests pass on NVIDIA's cuda.core and not on ours" + (":" if missing else ""), file=out)
         for nodeid in missing:
             print(f"  {nodeid}", file=out)
 
 
 def parse_args(argv: list[str] | None = None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
-    parser.add_argument("--root", default="/work/upstream/suite",
-                        help="the suite root (cuda_core/tests, cuda_core/pytest.ini, cuda_python_test_helpers)")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__
+    )
+    parser.add_argument(
+        "--root",
+        default="/work/upstream/suite",
+        help="the suite root (cuda_core/tests, cuda_core/pytest.ini, cuda_python_test_helpers)",
+    )
     parser.add_argument("--from-git", metavar="CHECKOUT", help="first lay out ROOT from this cuda-python checkout")
     parser.add_argument("--ref", default="HEAD", help="the git ref for --from-git (default HEAD)")
-    parser.add_argument("--files", nargs="+", metavar="FILE",
-                        help="test files (globs) relative to cuda_core/tests; default: all test_*.py but cython/")
+    parser.add_argument(
+        "--files",
+        nargs="+",
+        metavar="FILE",
+        help="test files (globs) relative to cuda_core/tests; default: all test_*.py but cython/",
+    )
     parser.add_argument("--ours-python", help="the python of our side")
-    parser.add_argument("--ours-path", action="append", default=[], metavar="DIR",
-                        help="PYTHONPATH entries of our side (repeat, or join with the path separator)")
+    parser.add_argument(
+        "--ours-path",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="PYTHONPATH entries of our side (repeat, or join with the path separator)",
+    )
     parser.add_argument("--nvidia-python", help="a python whose environment has NVIDIA's cuda.core")
-    parser.add_argument("--nvidia-path", action="append", default=[], metavar="DIR",
-                        help="PYTHONPATH entries of NVIDIA's side, e.g. a site dir with cuda-bindings 12.x to run "
-                             "NVIDIA's CUDA 12 build (its wheel picks the major of the cuda-bindings it finds)")
+    parser.add_argument(
+        "--nvidia-path",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="PYTHONPATH entries of NVIDIA's side, e.g. a site dir with cuda-bindings 12.x to run "
+        "NVIDIA's CUDA 12 build (its wheel picks the major of the cuda-bindings it finds)",
+    )
     parser.add_argument("--timeout", type=float, default=900, help="seconds per file and side (default 900)")
-    parser.add_argument("--deadline", type=float, metavar="SECONDS",
-                        help="wall-clock budget of the whole run: a file still running then is stopped (timeout), "
-                             "one not started is reported as not run; the table and --json are written either way")
+    parser.add_argument(
+        "--deadline",
+        type=float,
+        metavar="SECONDS",
+        help="wall-clock budget of the whole run: a file still running then is stopped (timeout), "
+        "one not started is reported as not run; the table and --json are written either way",
+    )
     parser.add_argument("--json", metavar="PATH", help="write every test id and outcome per side here")
     parser.add_argument("-k", help="pytest -k expression, passed to every run")
     parser.add_argument("--jobs", type=int, default=1, help="files run at once (default 1)")
-    parser.add_argument("--post-release-name", action="append", metavar="MODULE:NAME",
-                        help="a name newer than NVIDIA's release, given a placeholder on the nvidia side "
-                             f"(default: {', '.join(DEFAULT_POST_RELEASE_NAMES)})")
-    parser.add_argument("--later-part-name", action="append", default=[], metavar="MODULE:NAME",
-                        help="a name our cuda.core gets in a later part of the port, given a placeholder on "
-                             "our side so the file collects; the tests that use it fail and are listed apart")
+    parser.add_argument(
+        "--post-release-name",
+        action="append",
+        metavar="MODULE:NAME",
+        help="a name newer than NVIDIA's release, given a placeholder on the nvidia side "
+        f"(default: {', '.join(DEFAULT_POST_RELEASE_NAMES)})",
+    )
+    parser.add_argument(
+        "--later-part-name",
+        action="append",
+        default=[],
+        metavar="MODULE:NAME",
+        help="a name our cuda.core gets in a later part of the port, given a placeholder on "
+        "our side so the file collects; the tests that use it fail and are listed apart",
+    )
     args = parser.parse_args(argv)
     args.post_release_name = args.post_release_name or list(DEFAULT_POST_RELEASE_NAMES)
     if args.deadline is not None:

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Merge a CUDA 12 and a CUDA 13 wheel of cuda-core into one wheel that serves both.
 
 Each build moves into its own subpackage directory (cuda/core/_cu12/, cuda/core/_cu13/)
@@ -52,26 +54,37 @@ def check_mergeable(paths: list[Path], wheels: list[Wheel]) -> dict[int, int]:
     named = [f"{path} (CUDA {major})" for path, major in zip(paths, majors)]
     if majors[0] == majors[1]:
         other = next(m for m in reversed(SUPPORTED_MAJORS) if m != majors[0])
-        raise MergeError(f"{paths[0]} and {paths[1]} are both CUDA {majors[0]} builds: build the CUDA {other} wheel "
-                         f"into a directory of its own (python -m build --wheel -Csetup-args=-Dcuda-major={other} "
-                         f"--outdir dist-cu{other}) and merge one wheel of each major")
+        raise MergeError(
+            f"{paths[0]} and {paths[1]} are both CUDA {majors[0]} builds: build the CUDA {other} wheel "
+            f"into a directory of its own (python -m build --wheel -Csetup-args=-Dcuda-major={other} "
+            f"--outdir dist-cu{other}) and merge one wheel of each major"
+        )
     if infos[0]["version"] != infos[1]["version"]:
-        raise MergeError(f"different versions: {named[0]} is {infos[0]['version']}, {named[1]} is "
-                         f"{infos[1]['version']}: build both from one checkout")
+        raise MergeError(
+            f"different versions: {named[0]} is {infos[0]['version']}, {named[1]} is "
+            f"{infos[1]['version']}: build both from one checkout"
+        )
     if infos[0]["source_digest"] != infos[1]["source_digest"]:
-        raise MergeError(f"{named[0]} and {named[1]} were built from different sources (their source_digest "
-                         "differs): build both from one checkout")
+        raise MergeError(
+            f"{named[0]} and {named[1]} were built from different sources (their source_digest "
+            "differs): build both from one checkout"
+        )
     if _tags(paths[0]) != _tags(paths[1]):
-        raise MergeError(f"different wheel tags: {named[0]} is {_tags(paths[0])}, {named[1]} is {_tags(paths[1])}: "
-                         "build both with the same Python and platform")
+        raise MergeError(
+            f"different wheel tags: {named[0]} is {_tags(paths[0])}, {named[1]} is {_tags(paths[1])}: "
+            "build both with the same Python and platform"
+        )
     return {major: index for index, major in enumerate(majors)}
 
 
 def dual_metadata(metadata: str, majors: list[int]) -> str:
     """METADATA for both majors: no unconditional cuda-bindings, one extra per major."""
     lines, body = metadata_headers(metadata)
-    kept = [line for line in lines if not line.startswith("Requires-Dist: cuda-bindings")
-            and not line.startswith("Provides-Extra: cu")]
+    kept = [
+        line
+        for line in lines
+        if not line.startswith("Requires-Dist: cuda-bindings") and not line.startswith("Provides-Extra: cu")
+    ]
     for major in majors:
         kept += bindings_extra(major)
     return join_metadata(kept, body)
@@ -88,11 +101,13 @@ def merge(paths: list[Path], output_dir: Path) -> Path:
         wheel = wheels[by_major[major]]
         for info in wheel.entries:
             if info.filename.startswith(PACKAGE):
-                moved = PACKAGE + f"_cu{major}/" + info.filename[len(PACKAGE):]
+                moved = PACKAGE + f"_cu{major}/" + info.filename[len(PACKAGE) :]
                 entry = _renamed(info, moved)
                 package_entries.append(entry)
                 merged.contents[moved] = wheel.contents[info.filename]
-    dispatcher = _renamed(next(i for i in base.entries if i.filename == PACKAGE + "__init__.py"), PACKAGE + "__init__.py")
+    dispatcher = _renamed(
+        next(i for i in base.entries if i.filename == PACKAGE + "__init__.py"), PACKAGE + "__init__.py"
+    )
     merged.contents[dispatcher.filename] = DISPATCHER.read_bytes()
     # The headers are the same for both majors: also where a per-major wheel has them.
     headers = [info for info in base.entries if info.filename.startswith(INCLUDE)]

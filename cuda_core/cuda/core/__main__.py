@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """``python -m cuda.core [--json] [--version]``: what this build is, then the devices the driver sees."""
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ def build_info() -> dict[str, object]:
 def installed_bindings_version() -> str:
     """The cuda-bindings this process runs with (the build may have been made with another)."""
     from cuda.bindings._version import __version__
+
     return __version__
 
 
@@ -38,29 +41,41 @@ def devices() -> dict[str, object]:
     listed = []
     for ordinal in range(count):
         device = cuda.core.Device(ordinal)
-        listed.append({"device_id": ordinal, "name": device.name, "arch": device.arch,
-                       "compute_capability": list(device.compute_capability), "uuid": device.uuid})
+        listed.append(
+            {
+                "device_id": ordinal,
+                "name": device.name,
+                "arch": device.arch,
+                "compute_capability": list(device.compute_capability),
+                "uuid": device.uuid,
+            }
+        )
     major, minor = cuda.core.system.get_user_mode_driver_version()
     return {"driver": f"{major}.{minor}", "devices": listed}
 
 
-DESCRIPTION = ("Print what this cuda.core is (its version, the CUDA major it was built for, the CUDA headers, "
-               "cuda-bindings and Cython it was built with), the cuda-bindings it runs with, and the CUDA driver "
-               "and devices this machine has.")
+DESCRIPTION = (
+    "Print what this cuda.core is (its version, the CUDA major it was built for, the CUDA headers, "
+    "cuda-bindings and Cython it was built with), the cuda-bindings it runs with, and the CUDA driver "
+    "and devices this machine has."
+)
 
 
 def version_line() -> str:
     """cuda.core's version and what it was built for, on one line (``--version``)."""
-    return (f"cuda.core {_build_info.version} (built for CUDA {_build_info.cuda_major}: headers CUDA_VERSION "
-            f"{_build_info.cuda_version}, cuda-bindings {_build_info.cuda_bindings_version})")
+    return (
+        f"cuda.core {_build_info.version} (built for CUDA {_build_info.cuda_major}: headers CUDA_VERSION "
+        f"{_build_info.cuda_version}, cuda-bindings {_build_info.cuda_bindings_version})"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m cuda.core", description=DESCRIPTION)
     parser.add_argument("--json", action="store_true", help="print it all as one JSON object")
     # Not argparse's "version" action, which wraps the line to the terminal's width.
-    parser.add_argument("--version", action="store_true",
-                        help="print cuda.core's version and what it was built for, and exit")
+    parser.add_argument(
+        "--version", action="store_true", help="print cuda.core's version and what it was built for, and exit"
+    )
     args = parser.parse_args(argv)
     if args.version:
         print(version_line())
@@ -70,9 +85,11 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(info, indent=2))
         return 0
     build = info["build"]
-    print(f"cuda.core {build['version']} built for CUDA {build['cuda_major']} "
-          f"(headers CUDA_VERSION {build['cuda_version']}) with cuda-bindings {build['cuda_bindings_version']}, "
-          f"Cython {build['cython_version']}, buildtype {build['buildtype']}, coverage {build['coverage']}")
+    print(
+        f"cuda.core {build['version']} built for CUDA {build['cuda_major']} "
+        f"(headers CUDA_VERSION {build['cuda_version']}) with cuda-bindings {build['cuda_bindings_version']}, "
+        f"Cython {build['cython_version']}, buildtype {build['buildtype']}, coverage {build['coverage']}"
+    )
     print(f"running with cuda-bindings {info['cuda_bindings_installed']}")
     if info["driver"] is None:
         print(info["error"])

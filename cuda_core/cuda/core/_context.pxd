@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # Context: a CUDA context as cuda.core hands it out (Device.context, Stream.context).
 cimport cuda.bindings.cydriver as cydriver
 

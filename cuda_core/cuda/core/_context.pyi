@@ -1,14 +1,16 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core Context and ContextOptions (see _context.pyx)."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing_extensions import disjoint_base
 
 import cuda.bindings.driver
 from cuda.core._device_resources import DeviceResources, SMResource, WorkqueueResource
 from cuda.core._stream import Stream, StreamOptions
+from typing_extensions import disjoint_base
 
-__all__ = ['Context', 'ContextOptions']
+__all__ = ["Context", "ContextOptions"]
 DeviceResourcesType = Sequence[SMResource | WorkqueueResource]
 
 # ---- Green contexts (device resources) ----
@@ -16,6 +18,7 @@ DeviceResourcesType = Sequence[SMResource | WorkqueueResource]
 class GreenContext:
     """The owner of one CUgreenCtx, made by Device.create_context()."""
     def __init__(self, *args, **kwargs) -> None: ...
+
 # ---- end of green contexts ----
 
 @disjoint_base
@@ -50,4 +53,5 @@ class Context:
 class ContextOptions:
     """How Device.create_context() makes a context: ``resources``, the device resources
     the green context is made of."""
+
     resources: DeviceResourcesType

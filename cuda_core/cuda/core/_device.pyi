@@ -1,7 +1,10 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.Device and DeviceProperties (see _device.pyx)."""
 
 from typing import NoReturn
 
+import cuda.core.system
 from cuda.core._context import Context, ContextOptions
 from cuda.core._device_resources import DeviceResources
 from cuda.core._event import Event, EventOptions
@@ -9,11 +12,18 @@ from cuda.core._memory._buffer import Buffer, MemoryResource
 from cuda.core._stream import IsStreamType, Stream, StreamOptions
 from cuda.core._utils.cuda_utils import ComputeCapability
 from cuda.core.graph import GraphBuilder
-import cuda.core.system
-from cuda.core.texture import (MipmappedArray, MipmappedArrayOptions, OpaqueArray, OpaqueArrayOptions,
-                               ResourceDescriptor, SurfaceObject, TextureObject, TextureObjectOptions)
+from cuda.core.texture import (
+    MipmappedArray,
+    MipmappedArrayOptions,
+    OpaqueArray,
+    OpaqueArrayOptions,
+    ResourceDescriptor,
+    SurfaceObject,
+    TextureObject,
+    TextureObjectOptions,
+)
 
-__all__ = ['Device']
+__all__ = ["Device"]
 
 class DeviceProperties:
     """The attributes of one CUDA device, each read on first access and cached."""
@@ -452,8 +462,17 @@ class DeviceProperties:
 
 class Device:
     """A CUDA device, and the entry point for what runs on it; one object per device per thread."""
-    __slots__ = ('_device_id', '_memory_resource', '_has_inited', '_properties', '_resources', '_uuid',
-                 '_context', '__weakref__')
+
+    __slots__ = (
+        "_device_id",
+        "_memory_resource",
+        "_has_inited",
+        "_properties",
+        "_resources",
+        "_uuid",
+        "_context",
+        "__weakref__",
+    )
 
     def __new__(cls, device_id: Device | int | None = None) -> Device: ...
     def _check_context_initialized(self) -> None: ...
@@ -530,8 +549,9 @@ class Device:
         """A new OpaqueArray (a CUDA array) on the current context."""
     def create_mipmapped_array(self, options: MipmappedArrayOptions) -> MipmappedArray:
         """A new MipmappedArray on the current context."""
-    def create_texture_object(self, *, resource: ResourceDescriptor,
-                              options: TextureObjectOptions | None = None) -> TextureObject:
+    def create_texture_object(
+        self, *, resource: ResourceDescriptor, options: TextureObjectOptions | None = None
+    ) -> TextureObject:
         """A new TextureObject over ``resource``, sampling as ``options`` say."""
     def create_surface_object(self, *, resource: ResourceDescriptor) -> SurfaceObject:
         """A new SurfaceObject over ``resource`` (a surface-capable OpaqueArray)."""

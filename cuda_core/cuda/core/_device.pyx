@@ -1,7 +1,8 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.Device and DeviceProperties: one CUDA device, its attributes and its contexts."""
 
 import operator
-import os
 import threading
 
 cimport cuda.bindings.cydriver as cydriver
@@ -333,7 +334,6 @@ cdef int _read_attribute(int device, int attribute) except? -1:
         return 0
     HANDLE_RETURN(result)
     return value
-
 
 
 def _current_arch(options: str) -> str:

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # Device resources: a device's or context's SMs and work queues, the parts green contexts are made of.
 cimport cuda.bindings.cydriver as cydriver
 from cuda.core._context cimport Context

@@ -1,19 +1,21 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Type stub of cuda.core._device_resources: a device's or context's SMs and work queues."""
 
 from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass
 
-from typing_extensions import disjoint_base
-
 from cuda.core._context import Context
 from cuda.core._device import Device
 from cuda.core.typing import WorkqueueSharingScopeType
+from typing_extensions import disjoint_base
 
-__all__ = ['DeviceResources', 'SMResource', 'SMResourceOptions', 'WorkqueueResource', 'WorkqueueResourceOptions']
+__all__ = ["DeviceResources", "SMResource", "SMResourceOptions", "WorkqueueResource", "WorkqueueResourceOptions"]
 
 @dataclass
 class SMResourceOptions:
     """How SMResource.split() partitions SMs: scalars for one group, sequences for several."""
+
     count: int | SequenceABC[int] | None = None
     coscheduled_sm_count: int | SequenceABC[int] | None = None
     preferred_coscheduled_sm_count: int | SequenceABC[int] | None = None
@@ -22,6 +24,7 @@ class SMResourceOptions:
 @dataclass
 class WorkqueueResourceOptions:
     """How WorkqueueResource.configure() sets a work queue configuration."""
+
     sharing_scope: WorkqueueSharingScopeType | str | None = None
     concurrency_limit: int | None = None
 

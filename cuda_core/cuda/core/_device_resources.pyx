@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core device resources: a device's SMs and work queues, and their partitions.
 
 ``Device.resources`` (or a context's or stream's ``resources``) gives a DeviceResources;

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # DLPack, declared here from the DLPack specification (https://dmlc.github.io/dlpack/latest/),
 # and the one exporter of cuda.core's memory as DLPack capsules.
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t

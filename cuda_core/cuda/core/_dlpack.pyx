@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """DLPack for cuda.core: export of memory and views as capsules that keep their owner alive, and
 import of other libraries' capsules (StridedMemoryView)."""
 

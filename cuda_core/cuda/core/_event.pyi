@@ -1,18 +1,20 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Type stub of cuda.core._event: events, their options, and IPC descriptors."""
 
 from dataclasses import dataclass
 
-from typing_extensions import disjoint_base
-
 import cuda.bindings.driver
 from cuda.core._context import Context
 from cuda.core._device import Device
+from typing_extensions import disjoint_base
 
-__all__ = ['Event', 'EventOptions']
+__all__ = ["Event", "EventOptions"]
 
 @dataclass
 class EventOptions:
     """How an Event is made: timestamped, blocking sync, shareable between processes."""
+
     timing_enabled: bool | None = False
     blocking_sync: bool | None = False
     ipc_enabled: bool | None = False

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.Event: a marker recorded on a stream, for ordering, completion checks and timing.
 
 An Event owns its CUevent and destroys it on close() or when collected. Events made with
@@ -10,7 +12,7 @@ from dataclasses import dataclass
 from libc.string cimport memcpy
 
 cimport cuda.bindings.cydriver as cydriver
-from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device
+from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
 
 # compat_event_elapsed_time: cuEventElapsedTime on 13, cuEventElapsedTime_v2 on 12.
 include "driver_compat.pxi"

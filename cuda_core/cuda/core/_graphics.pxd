@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # GraphicsResource: an OpenGL buffer or image registered for CUDA access.
 cimport cuda.bindings.cydriver as cydriver
 from cuda.core._memory._buffer cimport Buffer

@@ -1,13 +1,14 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Type stub of cuda.core._graphics: OpenGL buffers and images registered for CUDA access."""
 
 from typing import Sequence, final
 
-from typing_extensions import disjoint_base
-
 from cuda.core._memory._buffer import Buffer, MemoryResource
 from cuda.core._stream import Stream
+from typing_extensions import disjoint_base
 
-__all__ = ['GraphicsResource']
+__all__ = ["GraphicsResource"]
 _REGISTER_FLAGS: dict[str, int]
 
 @disjoint_base
@@ -15,12 +16,14 @@ class GraphicsResource:
     """An OpenGL buffer or image registered for CUDA access; map() gives a Buffer over it."""
     def __init__(self) -> None: ...
     @classmethod
-    def from_gl_buffer(cls, gl_buffer: int, *, flags: str | tuple[str, ...] | list[str] | None = None,
-                       stream: Stream | None = None) -> GraphicsResource:
+    def from_gl_buffer(
+        cls, gl_buffer: int, *, flags: str | tuple[str, ...] | list[str] | None = None, stream: Stream | None = None
+    ) -> GraphicsResource:
         """Register an OpenGL buffer object for CUDA access."""
     @classmethod
-    def from_gl_image(cls, image: int, target: int, *,
-                      flags: str | tuple[str, ...] | list[str] | None = None) -> GraphicsResource:
+    def from_gl_image(
+        cls, image: int, target: int, *, flags: str | tuple[str, ...] | list[str] | None = None
+    ) -> GraphicsResource:
         """Register an OpenGL texture or renderbuffer for CUDA access."""
     def _get_mapped_buffer(self) -> object: ...
     def map(self, *, stream: Stream) -> Buffer:

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core GraphicsResource: OpenGL buffers and images registered for CUDA access.
 
 ``GraphicsResource.from_gl_buffer`` / ``from_gl_image`` register a GL object (a GL context

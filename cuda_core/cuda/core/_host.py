@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core Host: the host (CPU) as a memory location, the counterpart of Device."""
 
 from __future__ import annotations
@@ -36,8 +38,9 @@ class Host:
             if isinstance(numa_id, bool) or not isinstance(numa_id, int) or numa_id < 0:
                 raise ValueError(f"numa_id must be a non-negative int (a host NUMA node), got {numa_id!r}")
             if is_numa_current:
-                raise ValueError("numa_id and is_numa_current are mutually exclusive: name one NUMA node, "
-                                 "or the calling thread's")
+                raise ValueError(
+                    "numa_id and is_numa_current are mutually exclusive: name one NUMA node, or the calling thread's"
+                )
         key = (numa_id, bool(is_numa_current))
         found = cls._instances.get(key)
         if found is not None:

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Kernel arguments packed in C for cuLaunchKernel (launch() and ParamHolder).
 
 Each argument's type is classified once (cached per type) and its value copied into a
@@ -38,7 +40,7 @@ cdef enum ArgKind:
     KIND_VIEW = 7        # cuda.core.utils.StridedMemoryView: its data pointer
     KIND_CONDITION = 8   # cuda.core.graph.GraphCondition: its CUgraphConditionalHandle (64 bits)
     KIND_TEXTURE = 9     # cuda.core.texture TextureObject/SurfaceObject: its CUtexObject/CUsurfObject (64 bits)
-    KIND_TENSOR_MAP = 10 # cuda.core.TensorMapDescriptor: its 128-byte CUtensorMap, by value
+    KIND_TENSOR_MAP = 10  # cuda.core.TensorMapDescriptor: its 128-byte CUtensorMap, by value
     KIND_INLINE = 11     # numpy scalar of numpy's own types: its bytes, read where it keeps them
 
 # How the arguments of one type are packed: its kind, and for KIND_INLINE where the value
@@ -279,7 +281,6 @@ cdef inline size_t _pack_slot(int slot, Py_ssize_t index, object arg, uint8_t* o
     cdef int64_t integer
     cdef double real
     cdef double pair[2]
-    cdef unsigned long long condition
     if kind == KIND_INLINE:
         _copy_value(out, <char*><PyObject*>arg + _records[slot].offset, size)
         return size

@@ -1,10 +1,12 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Type stub of cuda.core._launch_config: the shape and attributes of a kernel launch."""
 
 from typing import Any
 
 from typing_extensions import disjoint_base
 
-__all__ = ['LaunchConfig']
+__all__ = ["LaunchConfig"]
 
 _LAUNCH_CONFIG_ATTRS: tuple[str, ...]
 
@@ -12,6 +14,7 @@ _LAUNCH_CONFIG_ATTRS: tuple[str, ...]
 class LaunchConfig:
     """grid (blocks, or clusters when ``cluster`` is set), cluster, block, dynamic shared
     memory, and the cooperative / programmatic-dependent-launch flags of a launch."""
+
     grid: tuple[Any, ...]
     cluster: tuple[Any, ...]
     block: tuple[Any, ...]
@@ -19,9 +22,15 @@ class LaunchConfig:
     is_cooperative: bool
     programmatic_stream_serialization: bool
 
-    def __init__(self, grid: int | tuple[int, ...] | None = None, cluster: int | tuple[int, ...] | None = None,
-                 block: int | tuple[int, ...] | None = None, shmem_size: int | None = None,
-                 is_cooperative: bool = False, programmatic_stream_serialization: bool = False) -> None: ...
+    def __init__(
+        self,
+        grid: int | tuple[int, ...] | None = None,
+        cluster: int | tuple[int, ...] | None = None,
+        block: int | tuple[int, ...] | None = None,
+        shmem_size: int | None = None,
+        is_cooperative: bool = False,
+        programmatic_stream_serialization: bool = False,
+    ) -> None: ...
     def _identity(self) -> tuple[Any, ...]: ...
     def __repr__(self) -> str: ...
     def __eq__(self, other: object, /) -> bool: ...

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core LaunchConfig: the shape of a kernel launch and the launch attributes it needs.
 
 ``grid`` counts blocks, or clusters when ``cluster`` is set (then each cluster holds

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core launch(): a kernel on a stream, with its arguments packed in C.
 
 A config that needs no launch attribute takes the plain cuLaunchKernel path, the
@@ -51,8 +53,8 @@ cdef int _check_cooperative_grid(LaunchConfig config, cydriver.CUfunction functi
     cdef int threads = config.dims[3] * config.dims[4] * config.dims[5]
     cdef size_t shmem = config._shmem_size
     with nogil:
-        HANDLE_RETURN(cydriver.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, function, threads,
-                                                                            shmem))
+        HANDLE_RETURN(cydriver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_multiprocessor, function, threads, shmem))
         HANDLE_RETURN(cydriver.cuCtxGetDevice(&device))
         HANDLE_RETURN(cydriver.cuDeviceGetAttribute(&multiprocessors, cydriver.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
                                                     device))

@@ -1,8 +1,10 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Type stub of cuda.core._layout: _StridedLayout, the layout of a strided tensor."""
 
 from typing import Any, ClassVar, final
 
-__all__ = ['_StridedLayout']
+__all__ = ["_StridedLayout"]
 
 @final
 class _StridedLayout:

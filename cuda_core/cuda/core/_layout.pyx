@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # cython: infer_types=True
 """cuda.core _StridedLayout: the shape, strides (in elements), itemsize and slice offset of a
 strided tensor, and the transformations of it that need no data movement.
@@ -550,7 +552,7 @@ cdef class _StridedLayout:
         return self._unique()
 
     cdef void _fill_stride_order(self, int* order):
-        cdef int axis, k
+        cdef int k
         if not self._explicit:
             for i in range(self._ndim):
                 order[i] = i

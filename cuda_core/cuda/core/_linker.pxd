@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # Linker's C-level layout, for modules that cimport it (Program's PTX backend holds one).
 cimport cuda.bindings.cydriver as cydriver
 cimport cuda.bindings.cynvjitlink as cynvjitlink

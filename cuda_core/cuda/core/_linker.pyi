@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Linker and LinkerOptions: ObjectCodes linked into one cubin (or PTX) by nvJitLink or the driver."""
 
 from dataclasses import dataclass
@@ -7,7 +9,7 @@ from cuda.core._module import ObjectCode
 from cuda.core.typing import CompilerBackendType, ObjectCodeFormatType
 from typing_extensions import disjoint_base
 
-__all__ = ['Linker', 'LinkerOptions']
+__all__ = ["Linker", "LinkerOptions"]
 
 LinkerHandleT = int | driver.CUlinkState
 _driver: object | None
@@ -52,7 +54,8 @@ class LinkerOptions:
     ignores ftz, prec_div, prec_sqrt, fma, kernels_used, variables_used and
     optimize_unused_variables (DeprecationWarning). numba_debug is deprecated and ignored.
     """
-    name: str | None = '<default linker>'
+
+    name: str | None = "<default linker>"
     arch: str | None = None
     max_register_count: int | None = None
     time: bool | None = None
@@ -78,10 +81,11 @@ class LinkerOptions:
     def __post_init__(self) -> None: ...
     def _prepare_nvjitlink_options(self, as_bytes: bool = False) -> list[bytes] | list[str]: ...
     def _prepare_driver_options(self) -> tuple[list[object], list[object]]: ...
-    def as_bytes(self, backend: str = 'nvjitlink') -> list[bytes]:
+    def as_bytes(self, backend: str = "nvjitlink") -> list[bytes]:
         """nvJitLink's flags as bytes (ValueError for another backend, RuntimeError without nvJitLink)."""
 
 def _nvjitlink_has_version_symbol(nvjitlink: object) -> bool: ...
 def _decide_nvjitlink_or_driver() -> bool:
     """True when Linker falls back to the driver's cuLink*."""
+
 def _lazy_init() -> None: ...

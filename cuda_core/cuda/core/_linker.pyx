@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core Linker and LinkerOptions: ObjectCodes (PTX, cubins, LTO IR, fatbins, objects,
 libraries) linked into one cubin, or into PTX.
 
@@ -24,7 +26,7 @@ from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, ensure_driver
 from cuda.core._module import ObjectCode
 from cuda.core._utils.cuda_utils import (BUILD_MAJOR, CUDAError, _optional_cuda_import,
                                          check_or_create_options)
-from cuda.core.typing import CompilerBackendType, ObjectCodeFormatType
+from cuda.core.typing import CompilerBackendType, ObjectCodeFormatType  # no-cython-lint: names of this module, as in NVIDIA's
 
 __all__ = ["Linker", "LinkerOptions"]
 
@@ -197,7 +199,6 @@ _LOG_SIZE = 16384
 _ARCH = re.compile(r"(?:sm|compute|lto)_(\d+)([af]?)")
 _DEFAULT_NAME = "<default linker>"
 _NAME_LISTS = ("kernels_used", "variables_used", "ptxas_options")
-
 
 
 def _check_name_list(field: str, value) -> None:

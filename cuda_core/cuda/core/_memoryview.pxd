@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # StridedMemoryView's C layout, for modules and downstream extensions that cimport it: the
 # public read-only fields (ptr, device_id, is_device_accessible, readonly, exporting_obj)
 # read as C fields there.

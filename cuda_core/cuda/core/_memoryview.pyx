@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """StridedMemoryView: a strided array of another library (numpy, CuPy, PyTorch, numba...) or
 of a cuda.core Buffer, seen through DLPack, the CUDA Array Interface or the NumPy array
 interface, with the stream of its producer ordered before its consumer.
@@ -20,7 +22,7 @@ from libc.stdlib cimport free, malloc
 
 cimport cuda.bindings.cydriver as cydriver
 from cuda.core._dlpack cimport (DLDataType, DLManagedTensorVersioned, DLPackVersion, DLPACK_MAJOR_VERSION,
-                                DLPACK_MINOR_VERSION, DLTensor, ImportedTensor, adopt_versioned, export_tensor,
+                                DLPACK_MINOR_VERSION, DLTensor, adopt_versioned, export_tensor,
                                 import_capsule, kDLBfloat, kDLBool, kDLComplex, kDLCPU, kDLCUDA, kDLCUDAHost,
                                 kDLCUDAManaged, kDLFloat, kDLInt, kDLUInt, new_versioned_tensor, release_imported)
 from cuda.core._layout cimport _StridedLayout
@@ -775,7 +777,6 @@ cdef int _fill_from_cupy(StridedMemoryView view, object obj, intptr_t consumer) 
 cdef int _describe_imported(StridedMemoryView view, object obj) except -1:
     """Fill ``view`` from the DLPack tensor it holds, exported by ``obj``."""
     cdef DLTensor* tensor = view._imported.tensor
-    cdef int axis
     view.exporting_obj = obj
     view.ptr = <intptr_t>tensor.data + <intptr_t>tensor.byte_offset
     view._dl_device_type = tensor.device.device_type

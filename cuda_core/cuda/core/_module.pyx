@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core ObjectCode and Kernel: compiled device code, loaded lazily as a CUDA library.
 
 ObjectCode holds a cubin, PTX, fatbin, LTO IR, relocatable object or library, either as
@@ -20,7 +22,7 @@ from libcpp.vector cimport vector
 
 cimport cuda.bindings.cydriver as cydriver
 from cuda.core._launch_config cimport MAX_LAUNCH_ATTRIBUTES, LaunchConfig
-from cuda.core._stream cimport Stream, Stream_accept
+from cuda.core._stream cimport Stream_accept
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device, ensure_driver
 from cuda.core._utils.cuda_utils import CUDAError
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # Program's C-level layout, for modules that cimport it (e.g. a program cache that reads the
 # backend's handle without Python calls).
 cimport cuda.bindings.cynvrtc as cynvrtc

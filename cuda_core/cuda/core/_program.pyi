@@ -1,15 +1,16 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Programs: CUDA C++ (NVRTC), NVVM IR (libNVVM) or PTX (a linker) compiled to an ObjectCode."""
 
 from dataclasses import dataclass
-
-from typing_extensions import disjoint_base
 
 from cuda.bindings import driver, nvrtc
 from cuda.core._module import ObjectCode
 from cuda.core.typing import CompilerBackendType, ObjectCodeFormatType, PCHStatusType, SourceCodeType
 from cuda.core.utils._program_cache import ProgramCacheResource
+from typing_extensions import disjoint_base
 
-__all__ = ['Program', 'ProgramOptions']
+__all__ = ["Program", "ProgramOptions"]
 
 ProgramHandleT = nvrtc.nvrtcProgram | int | driver.CUlinkState
 _nvvm_module: object | None
@@ -23,7 +24,9 @@ class Program:
     "nvvm" (NVVM IR as str, bytes or bytearray, libNVVM). ``options``: a ProgramOptions, a dict
     of its fields, or None for the defaults.
     """
-    def __init__(self, code: str | bytes | bytearray, code_type: SourceCodeType | str, options: ProgramOptions | None = None): ...
+    def __init__(
+        self, code: str | bytes | bytearray, code_type: SourceCodeType | str, options: ProgramOptions | None = None
+    ): ...
     def close(self) -> None:
         """Free the backend's program; a second close does nothing."""
     def _cleanup_debug_source(self): ...
@@ -33,7 +36,14 @@ class Program:
     @property
     def is_closed(self) -> bool:
         """Whether close() was called."""
-    def compile(self, target_type: ObjectCodeFormatType | str, name_expressions: tuple[str, ...] | list[str] = (), logs: object | None = None, *, cache: ProgramCacheResource | None = None) -> ObjectCode:
+    def compile(
+        self,
+        target_type: ObjectCodeFormatType | str,
+        name_expressions: tuple[str, ...] | list[str] = (),
+        logs: object | None = None,
+        *,
+        cache: ProgramCacheResource | None = None,
+    ) -> ObjectCode:
         """Compile to ``target_type`` ('ptx', 'cubin' or 'ltoir', as the backend allows).
 
         ``name_expressions``: C++ names (e.g. 'f<int>') whose lowered names go into the
@@ -60,7 +70,8 @@ class ProgramOptions:
 
     ``arch=None`` becomes the current device's ('sm_XY') when the options are made.
     """
-    name: str | None = 'default_program'
+
+    name: str | None = "default_program"
     arch: str | None = None
     relocatable_device_code: bool | None = None
     extensible_whole_program: bool | None = None
@@ -112,14 +123,18 @@ class ProgramOptions:
     pch_verbose: bool | None = None
     pch_messages: bool | None = None
     instantiate_templates_in_pch: bool | None = None
-    extra_sources: list[tuple[str, str | bytes | bytearray]] | tuple[tuple[str, str | bytes | bytearray], ...] | None = None
+    extra_sources: (
+        list[tuple[str, str | bytes | bytearray]] | tuple[tuple[str, str | bytes | bytearray], ...] | None
+    ) = None
     use_libdevice: bool | None = None
     numba_debug: bool | None = None
 
     def __post_init__(self) -> None: ...
     def _prepare_nvrtc_options(self) -> list[bytes]: ...
     def _prepare_nvvm_options(self, as_bytes: bool = True) -> list[bytes] | list[str]: ...
-    def as_bytes(self, backend: CompilerBackendType | str, target_type: ObjectCodeFormatType | str | None = None) -> list[bytes]:
+    def as_bytes(
+        self, backend: CompilerBackendType | str, target_type: ObjectCodeFormatType | str | None = None
+    ) -> list[bytes]:
         """The options as ``backend``'s ('nvrtc' or 'nvvm') arguments, as bytes.
 
         ValueError for another backend; CUDAError for an option that libNVVM does not have.
@@ -130,11 +145,15 @@ class ProgramOptions:
 
 def _program_compile_uncached(program, target_type, name_expressions, logs):
     """Compile without the cache (a module-level seam that tests can replace)."""
+
 def _get_nvvm_module() -> object:
     """cuda.bindings.nvvm with libnvvm loaded; RuntimeError naming what to install."""
+
 def _find_libdevice_path() -> object:
     """libdevice.10.bc, found by cuda.pathfinder."""
+
 def _can_load_generated_ptx() -> bool:
     """Whether the driver can load PTX made by the loaded NVRTC."""
+
 def _assert_single_dashed_nvvm_options(options: list[str]) -> None:
     """RuntimeError for a double-dashed libNVVM option (a bug in cuda.core)."""

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core Program and ProgramOptions: device code compiled to PTX, cubin or LTO IR.
 
 Three backends, chosen by the code type:
@@ -29,7 +31,7 @@ __all__ = ['Program', 'ProgramOptions']
 
 
 from cuda.core._utils.version import binding_version, driver_version
-from cuda.core.typing import CompilerBackendType, ObjectCodeFormatType, PCHStatusType, SourceCodeType
+from cuda.core.typing import CompilerBackendType, ObjectCodeFormatType, PCHStatusType, SourceCodeType  # no-cython-lint
 
 
 def __getattr__(name: str):
@@ -141,157 +143,9 @@ cdef object _warn_if_ptx_unloadable():
 
 
 # ---------------------------------------------------------------------------------------------
-# ProgramOptions -> flags. Each writer turns a (flag, value) into the backend's arguments;
-# it is called only for a value that is not None.
+# ProgramOptions -> flags: the writers of each option, and which backend takes which.
 
-def _text(value) -> str:
-    return os.fspath(value) if isinstance(value, os.PathLike) else str(value)
-
-
-def _switch(flag: str, value) -> list:
-    """--flag=true|false (NVRTC's spelling of an on/off option)."""
-    return [f"{flag}={'true' if value else 'false'}"]
-
-
-def _flag(flag: str, value) -> list:
-    """The bare flag when the value is true; nothing otherwise."""
-    return [flag] if value else []
-
-
-def _valued(flag: str, value) -> list:
-    """--flag=value."""
-    return [f"{flag}={_text(value)}"]
-
-
-def _strings(flag: str, value) -> list:
-    """One --flag=value per item: a str (or path) is one item, a list or tuple several."""
-    if isinstance(value, (str, os.PathLike)):
-        return [f"{flag}={_text(value)}"]
-    if isinstance(value, (list, tuple)):
-        return [f"{flag}={_text(item)}" for item in value]
-    return []
-
-
-def _numbers(flag: str, value) -> list:
-    """One --flag=N per diagnostic number: a list or tuple, or one number."""
-    items = value if isinstance(value, (list, tuple)) else [value]
-    return [f"{flag}={item}" for item in items]
-
-
-def _macro(item) -> str:
-    if isinstance(item, str):
-        return item
-    if isinstance(item, tuple) and len(item) == 2 and all(isinstance(part, str) for part in item):
-        return f"{item[0]}={item[1]}"
-    if isinstance(item, tuple):
-        raise RuntimeError(f"Expected define_macro tuple[str, str] (name, value), got {item!r}")
-    raise RuntimeError(f"Expected define_macro items to be str or tuple[str, str], got {item!r}")
-
-
-def _macros(flag: str, value) -> list:
-    """define_macro: 'NAME', ('NAME', 'VALUE'), or a list (or tuple) of those."""
-    if isinstance(value, str) or (isinstance(value, tuple) and not any(isinstance(part, (tuple, list))
-                                                                      for part in value)):
-        items = [value]  # one name, or one (name, value) pair
-    elif isinstance(value, (list, tuple)):
-        items = value
-    else:
-        raise RuntimeError(f"Expected define_macro as str, tuple[str, str] or a list of those, got {value!r}")
-    return [f"{flag}={_macro(item)}" for item in items]
-
-
-def _bundled_headers(flag: str, value) -> list:
-    return [f"{flag}={_bundled_headers_dir()}"] if value else []
-
-
-def _bundled_headers_dir() -> Path:
-    """Where NVRTC installs its bundled CUDA and CCCL headers (use_bundled_headers)."""
-    return _default_cache_dir() / "nvrtc-bundled-headers"
-
-
-def _nvvm_01(flag: str, value) -> list:
-    return [f"{flag}={1 if value else 0}"]
-
-
-def _nvvm_opt(flag: str, value) -> list:
-    return [f"{flag}={3 if value else 0}"]
-
-
-_UNSUPPORTED = "unsupported"  # libNVVM has no such option: setting it is an error there
-
-# field, NVRTC writer and flag, libNVVM writer and flag. A libNVVM writer of None means that
-# NVVM ignores the field (NVRTC-only extras, or a field handled elsewhere); _UNSUPPORTED that
-# setting it is an error for NVVM. name, arch, extra_sources and use_libdevice are not flags.
-_OPTIONS = (
-    ("relocatable_device_code", _switch, "--relocatable-device-code", _UNSUPPORTED, None),
-    ("extensible_whole_program", _flag, "--extensible-whole-program", _UNSUPPORTED, None),
-    ("debug", _flag, "--device-debug", _flag, "-g"),
-    ("lineinfo", _flag, "--generate-line-info", _UNSUPPORTED, None),
-    ("device_code_optimize", _flag, "--dopt=on", _nvvm_opt, "-opt"),
-    ("ptxas_options", _strings, "--ptxas-options", _UNSUPPORTED, None),
-    ("max_register_count", _valued, "--maxrregcount", _UNSUPPORTED, None),
-    ("ftz", _switch, "--ftz", _nvvm_01, "-ftz"),
-    ("prec_sqrt", _switch, "--prec-sqrt", _nvvm_01, "-prec-sqrt"),
-    ("prec_div", _switch, "--prec-div", _nvvm_01, "-prec-div"),
-    ("fma", _switch, "--fmad", _nvvm_01, "-fma"),
-    ("use_fast_math", _flag, "--use_fast_math", _UNSUPPORTED, None),
-    ("extra_device_vectorization", _flag, "--extra-device-vectorization", _UNSUPPORTED, None),
-    ("link_time_optimization", _flag, "--dlink-time-opt", None, None),
-    ("gen_opt_lto", _flag, "--gen-opt-lto", _UNSUPPORTED, None),
-    ("define_macro", _macros, "--define-macro", _UNSUPPORTED, None),
-    ("undefine_macro", _strings, "--undefine-macro", _UNSUPPORTED, None),
-    ("include_path", _strings, "--include-path", _UNSUPPORTED, None),
-    ("use_bundled_headers", _bundled_headers, "--use-bundled-headers", None, None),
-    ("pre_include", _strings, "--pre-include", _UNSUPPORTED, None),
-    ("no_source_include", _flag, "--no-source-include", _UNSUPPORTED, None),
-    ("std", _valued, "--std", _UNSUPPORTED, None),
-    ("builtin_move_forward", _switch, "--builtin-move-forward", _UNSUPPORTED, None),
-    ("builtin_initializer_list", _switch, "--builtin-initializer-list", _UNSUPPORTED, None),
-    ("disable_warnings", _flag, "--disable-warnings", _UNSUPPORTED, None),
-    ("restrict", _flag, "--restrict", _UNSUPPORTED, None),
-    ("device_as_default_execution_space", _flag, "--device-as-default-execution-space", _UNSUPPORTED, None),
-    ("device_int128", _flag, "--device-int128", _UNSUPPORTED, None),
-    ("optimization_info", _valued, "--optimization-info", _UNSUPPORTED, None),
-    ("no_display_error_number", _flag, "--no-display-error-number", _UNSUPPORTED, None),
-    ("diag_error", _numbers, "--diag-error", _UNSUPPORTED, None),
-    ("diag_suppress", _numbers, "--diag-suppress", _UNSUPPORTED, None),
-    ("diag_warn", _numbers, "--diag-warn", _UNSUPPORTED, None),
-    ("brief_diagnostics", _switch, "--brief-diagnostics", _UNSUPPORTED, None),
-    ("time", _valued, "--time", _UNSUPPORTED, None),
-    ("split_compile", _valued, "--split-compile", _UNSUPPORTED, None),
-    ("fdevice_syntax_only", _flag, "--fdevice-syntax-only", _UNSUPPORTED, None),
-    ("minimal", _flag, "--minimal", _UNSUPPORTED, None),
-    ("no_cache", _flag, "--no-cache", None, None),
-    ("fdevice_time_trace", _valued, "--fdevice-time-trace", None, None),
-    ("device_float128", _flag, "--device-float128", None, None),
-    ("frandom_seed", _valued, "--frandom-seed", None, None),
-    ("ofast_compile", _valued, "--Ofast-compile", None, None),
-    ("pch", _flag, "--pch", None, None),
-    ("create_pch", _valued, "--create-pch", None, None),
-    ("use_pch", _valued, "--use-pch", None, None),
-    ("pch_dir", _valued, "--pch-dir", None, None),
-    ("pch_verbose", _switch, "--pch-verbose", None, None),
-    ("pch_messages", _switch, "--pch-messages", None, None),
-    ("instantiate_templates_in_pch", _switch, "--instantiate-templates-in-pch", None, None),
-    ("numba_debug", _flag, "--numba-debug", _flag, "-numba-debug"),
-)
-
-_LTO_FLAG = "--dlink-time-opt"
-_DEFAULT_NAME = "default_program"
-
-
-def _is_set(writer, value) -> bool:
-    """Whether a field asks for something: a flag when true, any other option when not None."""
-    return bool(value) if writer is _flag else value is not None
-
-
-def _assert_single_dashed_nvvm_options(options: list) -> None:
-    """libNVVM takes only single-dashed options ('-g', never '--g'): a double dash here is a bug
-    in this module's table, reported by name instead of as libNVVM's bare INVALID_OPTION."""
-    for option in options:
-        if option.startswith("--"):
-            raise RuntimeError(f"Internal error in cuda.core: the NVVM option {option!r} has two dashes, but "
-                               f"libNVVM accepts only one ({option[1:]!r})")
+include "_program_flags.pxi"
 
 
 def _check_extra_sources(extra_sources) -> None:

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 cimport cuda.bindings.cydriver as cydriver
 
 
@@ -10,8 +12,9 @@ cdef class Stream:
     cdef bint _priority_known
     cdef bint _owned                   # made here: close() destroys it
     cdef bint _closed
-    cdef object _foreign               # keeps what the stream needs alive: a foreign stream's owner,
-                                       # or the GreenContext of a green context's stream
+    # What the stream needs alive: a foreign stream's owner, or the GreenContext of a green
+    # context's stream.
+    cdef object _foreign
     cdef object __weakref__
 
     # The CUstream, or a RuntimeError once the stream is closed.

@@ -1,9 +1,9 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Type stub of cuda.core._stream: streams, the two default streams, and stream conversion."""
 
 from dataclasses import dataclass
 from typing import Any, Protocol
-
-from typing_extensions import disjoint_base
 
 import cuda.bindings.driver
 from cuda.core._context import Context
@@ -11,8 +11,9 @@ from cuda.core._device import Device
 from cuda.core._device_resources import DeviceResources
 from cuda.core._event import Event, EventOptions
 from cuda.core.graph import GraphBuilder
+from typing_extensions import disjoint_base
 
-__all__ = ['LEGACY_DEFAULT_STREAM', 'PER_THREAD_DEFAULT_STREAM', 'Stream', 'StreamOptions']
+__all__ = ["LEGACY_DEFAULT_STREAM", "PER_THREAD_DEFAULT_STREAM", "Stream", "StreamOptions"]
 
 LEGACY_DEFAULT_STREAM: Stream
 PER_THREAD_DEFAULT_STREAM: Stream
@@ -20,6 +21,7 @@ PER_THREAD_DEFAULT_STREAM: Stream
 @dataclass
 class StreamOptions:
     """How a Stream is made: non-blocking or not, and its priority (None: the lowest)."""
+
     nonblocking: Any = True
     priority: int | None = None
 
@@ -36,8 +38,13 @@ class Stream:
     @classmethod
     def _per_thread_default(cls) -> Stream: ...
     @classmethod
-    def _init(cls, obj: IsStreamType | None = None, options: StreamOptions | None = None,
-              device_id: int | None = None, ctx: Context | None = None) -> Stream: ...
+    def _init(
+        cls,
+        obj: IsStreamType | None = None,
+        options: StreamOptions | None = None,
+        device_id: int | None = None,
+        ctx: Context | None = None,
+    ) -> Stream: ...
     def close(self):
         """Destroy a stream made here, or let go of a foreign one; idempotent."""
     @property
@@ -75,9 +82,12 @@ class Stream:
 def default_stream() -> Stream:
     """PER_THREAD_DEFAULT_STREAM if CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM is a non-zero
     integer (read on each call), else LEGACY_DEFAULT_STREAM."""
+
 def Stream_accept(arg, allow_stream_protocol: bool = False) -> Stream:
     """``arg`` as a Stream; None and non-streams are a TypeError."""
+
 def as_stream(obj, device_id: int = -1) -> Stream:
     """``obj`` if a Stream, else a non-owning Stream over its ``__cuda_stream__``."""
+
 def new_stream(device_id: int, options: StreamOptions | dict | None = None) -> Stream:
     """A new stream on the current context (Device.create_stream)."""

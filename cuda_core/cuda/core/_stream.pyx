@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.Stream: an ordered queue of GPU work, ours or another library's.
 
 A Stream made here (``Device.create_stream()``) owns its CUstream and destroys it on

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.TensorMapDescriptor: TMA (Tensor Memory Accelerator) tensor maps for sm_90+.
 
 A descriptor holds the driver's opaque 128-byte CUtensorMap, encoded by

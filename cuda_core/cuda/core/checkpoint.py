@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.checkpoint: lock, checkpoint, restore and unlock the CUDA state of a process.
 
 A thin layer over the driver's cuCheckpointProcess* API (driver 12.8+), used by
@@ -21,16 +23,26 @@ from cuda.core.typing import ProcessStateType as _ProcessStateType
 __all__ = ["Process"]
 
 # The messages callers (and NVIDIA's tests) tell apart: what is missing, the driver or the bindings.
-_DRIVER_UNSUPPORTED = ("CUDA checkpointing is not supported by the installed NVIDIA driver. "
-                       "Upgrade to a driver version with CUDA checkpoint API support.")
+_DRIVER_UNSUPPORTED = (
+    "CUDA checkpointing is not supported by the installed NVIDIA driver. "
+    "Upgrade to a driver version with CUDA checkpoint API support."
+)
 _BINDINGS_UNSUPPORTED = "CUDA checkpointing requires cuda.bindings with CUDA checkpoint API support."
 
 # The driver API's first release with cuCheckpointProcess*.
 _MIN_DRIVER = (12, 8, 0)
 # What a process's state calls need from cuda.bindings.driver; migration also needs CUcheckpointGpuPair.
-_BASE_NAMES = ("cuCheckpointProcessGetState", "cuCheckpointProcessGetRestoreThreadId", "cuCheckpointProcessLock",
-               "cuCheckpointProcessCheckpoint", "cuCheckpointProcessRestore", "cuCheckpointProcessUnlock",
-               "CUcheckpointLockArgs", "CUcheckpointRestoreArgs", "CUprocessState")
+_BASE_NAMES = (
+    "cuCheckpointProcessGetState",
+    "cuCheckpointProcessGetRestoreThreadId",
+    "cuCheckpointProcessLock",
+    "cuCheckpointProcessCheckpoint",
+    "cuCheckpointProcessRestore",
+    "cuCheckpointProcessUnlock",
+    "CUcheckpointLockArgs",
+    "CUcheckpointRestoreArgs",
+    "CUprocessState",
+)
 _MIGRATION_NAMES = ("CUcheckpointGpuPair",)
 
 # CUprocessState member name -> the state string Process.state returns.
@@ -60,20 +72,26 @@ def _get_driver() -> Any:
         return _checked_driver
     found = _binding_version()
     if not _bindings_support_checkpoint(found):
-        raise RuntimeError(f"{_BINDINGS_UNSUPPORTED} Found cuda.bindings {'.'.join(map(str, found[:3]))}; "
-                           "install cuda-bindings 12.8+ (CUDA 12) or 13.0.2+ (CUDA 13).")
+        raise RuntimeError(
+            f"{_BINDINGS_UNSUPPORTED} Found cuda.bindings {'.'.join(map(str, found[:3]))}; "
+            "install cuda-bindings 12.8+ (CUDA 12) or 13.0.2+ (CUDA 13)."
+        )
     from cuda.bindings import driver
+
     missing = [name for name in _BASE_NAMES if not hasattr(driver, name)]
     if missing:
         raise RuntimeError(f"{_BINDINGS_UNSUPPORTED} Missing: {', '.join(missing)}")
     from cuda.core._utils.cuda_utils import DriverNotFoundError
+
     try:
         found_driver = _driver_version()
     except DriverNotFoundError as err:
         raise RuntimeError(f"{_DRIVER_UNSUPPORTED} ({err})") from err
     if found_driver < _MIN_DRIVER:
-        raise RuntimeError(f"{_DRIVER_UNSUPPORTED} (found a driver of CUDA {'.'.join(map(str, found_driver))}, "
-                           f"the API came with {'.'.join(map(str, _MIN_DRIVER))})")
+        raise RuntimeError(
+            f"{_DRIVER_UNSUPPORTED} (found a driver of CUDA {'.'.join(map(str, found_driver))}, "
+            f"the API came with {'.'.join(map(str, _MIN_DRIVER))})"
+        )
     _checked_driver = driver
     return driver
 
@@ -82,6 +100,7 @@ def _call(function_name: str, *args: Any) -> Any:
     """Call a cuCheckpointProcess* function; a driver without it is a RuntimeError that says so,
     another error a CUDAError. Returns the call's value (None where it has none)."""
     from cuda.core._utils.cuda_utils import handle_return
+
     driver = _get_driver()
     try:
         result = getattr(driver, function_name)(*args)
@@ -100,8 +119,11 @@ def _checked_int(value: object, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an int, got {type(value).__name__}")
     if value < minimum:
-        raise ValueError(f"{name} must be a positive int, got {value}" if minimum == 1
-                         else f"{name} must be >= {minimum}, got {value}")
+        raise ValueError(
+            f"{name} must be a positive int, got {value}"
+            if minimum == 1
+            else f"{name} must be >= {minimum}, got {value}"
+        )
     return value
 
 
@@ -116,8 +138,9 @@ def _uuid(driver: Any, value: object) -> Any:
     except ValueError:
         raw = b""
     if len(raw) != 16:
-        raise ValueError(f"a GPU UUID is 16 bytes written as 32 hex digits (hyphens allowed, as in "
-                         f"Device.uuid), got {value!r}")
+        raise ValueError(
+            f"a GPU UUID is 16 bytes written as 32 hex digits (hyphens allowed, as in Device.uuid), got {value!r}"
+        )
     uuid = driver.CUuuid()
     ctypes.memmove(uuid.getPtr(), raw, 16)  # CUuuid.bytes is read-only: fill the struct in place
     return uuid
@@ -128,15 +151,18 @@ def _restore_args(gpu_mapping: Mapping[Any, Any] | None) -> Any:
     if gpu_mapping is None:
         return None
     if not isinstance(gpu_mapping, Mapping):
-        raise TypeError("gpu_mapping must be a mapping from checkpointed GPU UUID to restore GPU UUID, "
-                        f"got {type(gpu_mapping).__name__}")
+        raise TypeError(
+            "gpu_mapping must be a mapping from checkpointed GPU UUID to restore GPU UUID, "
+            f"got {type(gpu_mapping).__name__}"
+        )
     if not gpu_mapping:
         return None
     driver = _get_driver()
     missing = [name for name in _MIGRATION_NAMES if not hasattr(driver, name)]
     if missing:
-        raise RuntimeError(f"{_BINDINGS_UNSUPPORTED} Missing: {', '.join(missing)} (GPU migration needs "
-                           "cuda-bindings 13.0.2+)")
+        raise RuntimeError(
+            f"{_BINDINGS_UNSUPPORTED} Missing: {', '.join(missing)} (GPU migration needs cuda-bindings 13.0.2+)"
+        )
     pairs = []
     for old, new in gpu_mapping.items():
         pair = driver.CUcheckpointGpuPair()

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The types that cuda.core's signatures name: aliases, protocols and string enumerations.
 
 The enumerations are ``StrEnum``s: each member is also the plain string it stands for
@@ -201,5 +203,6 @@ def __getattr__(name: str) -> object:
     # What Buffer.handle and device pointers may be: a CUdeviceptr, an int address, or None.
     global DevicePointerType
     from cuda.bindings import driver
+
     DevicePointerType = driver.CUdeviceptr | int | None
     return DevicePointerType

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # cython: language_level=3
 """A downstream extension of cuda.core: it cimports cuda.core's public .pxd files and includes
 its headers (utility.hpp, layout.hpp, dlpack.h, aoti_shim.h). ``report()`` returns what it saw,

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """``python -m cuda.core``: its help is plain text, and ``--version`` says what the build is for."""
 
 from __future__ import annotations
@@ -22,4 +24,5 @@ def test_version_says_what_it_was_built_for(cuda_core, cuda_major: int) -> None:
     info = cuda_core._build_info
     assert run_main("--version").stdout == (
         f"cuda.core {cuda_core.__version__} (built for CUDA {cuda_major}: headers CUDA_VERSION {info.cuda_version}, "
-        f"cuda-bindings {info.cuda_bindings_version})\n")
+        f"cuda-bindings {info.cuda_bindings_version})\n"
+    )

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Batched copies without a GPU: CopyOptions and its enums, how copy_batch reads its options,
 and the refusals that come before any driver call."""
 
@@ -11,6 +13,7 @@ import pytest
 @pytest.fixture(scope="session")
 def utils(cuda_core):
     import cuda.core.utils
+
     return cuda.core.utils
 
 
@@ -31,6 +34,7 @@ def test_copy_options_normalise_strings_and_stay_frozen(utils) -> None:
 
 def test_options_for_each_copy(cuda_core, utils) -> None:
     from cuda.core._memory._copy_ops import _normalize_copy_options
+
     default, hinted = utils.CopyOptions(), utils.CopyOptions(dst_location_hint=cuda_core.Host())
     assert _normalize_copy_options(None, 3) == (default,) * 3
     assert _normalize_copy_options(hinted, 2) == (hinted, hinted)
@@ -47,6 +51,7 @@ def test_options_for_each_copy(cuda_core, utils) -> None:
 def test_copy_batch_refusals(cuda_core, utils) -> None:
     """Every one is raised before the driver is called (none is needed)."""
     from cuda.core._memory import Buffer
+
     stream = cuda_core.LEGACY_DEFAULT_STREAM
     a, b = Buffer.from_handle(0x1000, 8), Buffer.from_handle(0x2000, 16)
     with pytest.raises(TypeError, match="stream is required"):

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core._utils as NVIDIA's cuda.core 1.2 and its test harness use it: handle_return on
 cuda.bindings result tuples, CUDAError and its messages, the small helpers, versions, and
 cuda.core.typing. None of it needs a GPU."""
@@ -16,6 +18,7 @@ import pytest
 @pytest.fixture(scope="module")
 def utils(cuda_core):
     from cuda.core._utils import cuda_utils
+
     return cuda_utils
 
 
@@ -31,10 +34,20 @@ def test_cuda_error_is_an_exception_not_a_runtime_error(utils, cuda_core) -> Non
     assert str(plain) == "something failed" and plain.code is None and plain.name is None
 
 
-@pytest.mark.parametrize("name", ["CUDA_ERROR_INVALID_VALUE", "CUDA_ERROR_OUT_OF_MEMORY", "CUDA_ERROR_NOT_INITIALIZED",
-                                  "CUDA_ERROR_INVALID_CONTEXT", "CUDA_ERROR_NO_DEVICE", "CUDA_ERROR_NOT_FOUND"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "CUDA_ERROR_INVALID_VALUE",
+        "CUDA_ERROR_OUT_OF_MEMORY",
+        "CUDA_ERROR_NOT_INITIALIZED",
+        "CUDA_ERROR_INVALID_CONTEXT",
+        "CUDA_ERROR_NO_DEVICE",
+        "CUDA_ERROR_NOT_FOUND",
+    ],
+)
 def test_driver_errors_read_name_colon_explanation(utils, name) -> None:
     from cuda.bindings import driver
+
     error = getattr(driver.CUresult, name)
     with pytest.raises(utils.CUDAError) as raised:
         utils._check_driver_error(error)
@@ -46,27 +59,33 @@ def test_driver_errors_read_name_colon_explanation(utils, name) -> None:
 
 def test_explanations_are_plain_text(utils) -> None:
     from cuda.bindings import driver
+
     text = utils.DRIVER_CU_RESULT_EXPLANATIONS.get(int(driver.CUresult.CUDA_ERROR_NOT_INITIALIZED))
-    assert text == ("This indicates that the CUDA driver has not been initialized with cuInit() or that "
-                    "initialization has failed.")
+    assert text == (
+        "This indicates that the CUDA driver has not been initialized with cuInit() or that initialization has failed."
+    )
     for code in (1, 2, 100, 201, 700):
         assert not re.search(r"::|:py:|\\[a-z]|`|\s\s", utils.DRIVER_CU_RESULT_EXPLANATIONS.get(code)), code
 
 
 def test_frozen_tables_come_from_the_headers(cuda_core) -> None:
+    from cuda.bindings import driver, runtime
     from cuda.core._utils.driver_cu_result_explanations_frozen import EXPLANATIONS as driver_table
     from cuda.core._utils.runtime_cuda_error_explanations_frozen import EXPLANATIONS as runtime_table
-    from cuda.bindings import driver, runtime
+
     assert len(driver_table) > 90 and len(runtime_table) > 120
     assert driver_table[int(driver.CUresult.CUDA_ERROR_INVALID_VALUE)].startswith(
-        "This indicates that one or more of the parameters passed to the API call")
+        "This indicates that one or more of the parameters passed to the API call"
+    )
     assert runtime_table[int(runtime.cudaError_t.cudaErrorMemoryAllocation)].startswith(
-        "The API call failed because it was unable to allocate enough memory")
+        "The API call failed because it was unable to allocate enough memory"
+    )
     assert driver_table[6].startswith("[Deprecated] ")
 
 
 def test_every_driver_result_names_itself(utils) -> None:
     from cuda.bindings import driver
+
     for error in driver.CUresult:
         if error == driver.CUresult.CUDA_SUCCESS:
             assert utils._check_driver_error(error) == 0
@@ -77,6 +96,7 @@ def test_every_driver_result_names_itself(utils) -> None:
 
 def test_runtime_errors(utils) -> None:
     from cuda.bindings import runtime
+
     assert utils._check_runtime_error(runtime.cudaError_t.cudaSuccess) == 0
     error = runtime.cudaError_t.cudaErrorInvalidValue
     with pytest.raises(utils.CUDAError) as raised:
@@ -86,6 +106,7 @@ def test_runtime_errors(utils) -> None:
 
 def test_nvrtc_errors(utils) -> None:
     from cuda.bindings import nvrtc
+
     assert utils._check_nvrtc_error(nvrtc.nvrtcResult.NVRTC_SUCCESS) == 0
     with pytest.raises(utils.NVRTCError, match="^NVRTC_ERROR_COMPILATION") as raised:
         utils._check_nvrtc_error(nvrtc.nvrtcResult.NVRTC_ERROR_COMPILATION)
@@ -94,6 +115,7 @@ def test_nvrtc_errors(utils) -> None:
 
 def test_handle_return_unpacks_result_tuples(utils) -> None:
     from cuda.bindings import driver, nvrtc, runtime
+
     ok = driver.CUresult.CUDA_SUCCESS
     assert utils.handle_return((ok,)) is None
     assert utils.handle_return((ok, 7)) == 7
@@ -112,8 +134,10 @@ def test_handle_return_unpacks_result_tuples(utils) -> None:
 
 def test_lazy_binding_modules(utils) -> None:
     from cuda.bindings import driver, nvrtc, runtime
+
     assert utils.driver is driver and utils.runtime is runtime and utils.nvrtc is nvrtc
     from cuda.core._utils.cuda_utils import driver as again
+
     assert again is driver
     with pytest.raises(AttributeError, match="no_such_name"):
         utils.no_such_name
@@ -138,10 +162,12 @@ def test_cast_to_3_tuple(utils) -> None:
     assert utils.cast_to_3_tuple("grid", ()) == (1, 1, 1)
     assert utils.cast_to_3_tuple("grid", 4) == (4, 1, 1)
     assert utils.cast_to_3_tuple("grid", (4, 5)) == (4, 5, 1)
-    for bad, message in (([], r"^grid must be an int, or a tuple with up to 3 ints \(got \[\]\)$"),
-                         ((1, 2, 3, 4), r"\(got tuple with length 4\)$"),
-                         ((0,), r"^grid value must be >= 1 \(got \(0,\)\)$"),
-                         (-2, r"^grid value must be >= 1 \(got -2\)$")):
+    for bad, message in (
+        ([], r"^grid must be an int, or a tuple with up to 3 ints \(got \[\]\)$"),
+        ((1, 2, 3, 4), r"\(got tuple with length 4\)$"),
+        ((0,), r"^grid value must be >= 1 \(got \(0,\)\)$"),
+        (-2, r"^grid value must be >= 1 \(got -2\)$"),
+    ):
         with pytest.raises(ValueError, match=message):
             utils.cast_to_3_tuple("grid", bad)
 
@@ -215,6 +241,7 @@ def test_parse_fill_value(utils) -> None:
 
 def test_fork_warning_once(utils, monkeypatch) -> None:
     import multiprocessing
+
     monkeypatch.setattr(multiprocessing, "get_start_method", lambda allow_none=False: "fork")
     utils.reset_fork_warning()
     with warnings.catch_warnings(record=True) as caught:
@@ -234,6 +261,7 @@ def test_fork_warning_once(utils, monkeypatch) -> None:
 
 def test_clear_error_support(cuda_core) -> None:
     from cuda.core._utils import clear_error_support as support
+
     support.assert_type(3, int)
     with pytest.raises(TypeError, match="Expected type int"):
         support.assert_type("3", int)
@@ -248,34 +276,51 @@ def test_clear_error_support(cuda_core) -> None:
 # Enum docs, versions
 
 
-@pytest.mark.parametrize("raw, clean", [
-    ("a\nb  c", "a b c"),
-    ("see\n:py:obj:`~.cuInit()` or :py:obj:`cuCtxDestroy()`", "see cuInit() or cuCtxDestroy()"),
-    ("x :c:func:`cuLaunchKernel` y", "x cuLaunchKernel y"),
-    ("**Note:** *text*", "Note: text"),
-    ("non- linear and word -word", "non-linear and word-word"),
-    ("causes are - a. bad", "causes are - a. bad"),
-    ('see\n:py:obj:`~.Interactions`with the Driver API" here.', 'see "Interactions with the Driver API" here.'),
-    (None, None),
-])
+@pytest.mark.parametrize(
+    "raw, clean",
+    [
+        ("a\nb  c", "a b c"),
+        ("see\n:py:obj:`~.cuInit()` or :py:obj:`cuCtxDestroy()`", "see cuInit() or cuCtxDestroy()"),
+        ("x :c:func:`cuLaunchKernel` y", "x cuLaunchKernel y"),
+        ("**Note:** *text*", "Note: text"),
+        ("non- linear and word -word", "non-linear and word-word"),
+        ("causes are - a. bad", "causes are - a. bad"),
+        ('see\n:py:obj:`~.Interactions`with the Driver API" here.', 'see "Interactions with the Driver API" here.'),
+        (None, None),
+    ],
+)
 def test_enum_docstring_cleanup(cuda_core, raw, clean) -> None:
     from cuda.core._utils.enum_explanations_helpers import clean_enum_member_docstring
+
     assert clean_enum_member_docstring(raw) == clean
 
 
-@pytest.mark.parametrize("version, usable", [((12, 9, 5), False), ((12, 9, 6), True), ((13, 0, 3), False),
-                                             ((13, 1, 9), False), ((13, 2, 0), True), ((14, 0, 0), True)])
+@pytest.mark.parametrize(
+    "version, usable",
+    [
+        ((12, 9, 5), False),
+        ((12, 9, 6), True),
+        ((13, 0, 3), False),
+        ((13, 1, 9), False),
+        ((13, 2, 0), True),
+        ((14, 0, 0), True),
+    ],
+)
 def test_which_bindings_document_their_enums(cuda_core, version, usable) -> None:
     from cuda.core._utils.enum_explanations_helpers import _binding_version_has_usable_enum_docstrings
+
     assert _binding_version_has_usable_enum_docstrings(version) is usable
 
 
 def test_explanations_follow_the_bindings(cuda_core) -> None:
     from cuda.bindings import driver
     from cuda.core._utils.driver_cu_result_explanations import DRIVER_CU_RESULT_EXPLANATIONS
-    from cuda.core._utils.enum_explanations_helpers import (DocstringBackedExplanations,
-                                                            _binding_version_has_usable_enum_docstrings)
+    from cuda.core._utils.enum_explanations_helpers import (
+        DocstringBackedExplanations,
+        _binding_version_has_usable_enum_docstrings,
+    )
     from cuda.core._utils.version import binding_version
+
     from_docs = _binding_version_has_usable_enum_docstrings(binding_version())
     assert isinstance(DRIVER_CU_RESULT_EXPLANATIONS, DocstringBackedExplanations) is from_docs
     assert DRIVER_CU_RESULT_EXPLANATIONS.get(-5) is None
@@ -285,6 +330,7 @@ def test_explanations_follow_the_bindings(cuda_core) -> None:
 def test_versions(cuda_core) -> None:
     import cuda.bindings
     from cuda.core._utils import version
+
     assert version._parse_version_triple("13.0.3") == (13, 0, 3)
     assert version._parse_version_triple("12.9") == (12, 9, 0)
     assert version._parse_version_triple("13.1.0rc1+local.2") == (13, 1, 0)
@@ -294,30 +340,65 @@ def test_versions(cuda_core) -> None:
 # ----------------------------------------------------------------------------------------
 # cuda.core.typing
 
-TYPING_NAMES = ["AddressModeType", "ArrayFormatType", "CompilerBackendType", "DevicePointerType",
-                "DeviceResourcesType", "FilterModeType", "GraphConditionalType", "GraphMemoryType", "IsStreamType",
-                "ManagedMemoryLocationType", "ObjectCodeFormatType", "PCHStatusType", "ProcessStateType",
-                "ReadModeType", "SourceCodeType", "VirtualMemoryAccessType", "VirtualMemoryAllocationType",
-                "VirtualMemoryGranularityType", "VirtualMemoryHandleType", "VirtualMemoryLocationType",
-                "WorkqueueSharingScopeType"]
+TYPING_NAMES = [
+    "AddressModeType",
+    "ArrayFormatType",
+    "CompilerBackendType",
+    "DevicePointerType",
+    "DeviceResourcesType",
+    "FilterModeType",
+    "GraphConditionalType",
+    "GraphMemoryType",
+    "IsStreamType",
+    "ManagedMemoryLocationType",
+    "ObjectCodeFormatType",
+    "PCHStatusType",
+    "ProcessStateType",
+    "ReadModeType",
+    "SourceCodeType",
+    "VirtualMemoryAccessType",
+    "VirtualMemoryAllocationType",
+    "VirtualMemoryGranularityType",
+    "VirtualMemoryHandleType",
+    "VirtualMemoryLocationType",
+    "WorkqueueSharingScopeType",
+]
 
 ENUM_VALUES = {
     "SourceCodeType": {"CXX": "c++", "PTX": "ptx", "NVVM": "nvvm"},
-    "ObjectCodeFormatType": {"PTX": "ptx", "CUBIN": "cubin", "LTOIR": "ltoir", "FATBIN": "fatbin",
-                             "OBJECT": "object", "LIBRARY": "library"},
+    "ObjectCodeFormatType": {
+        "PTX": "ptx",
+        "CUBIN": "cubin",
+        "LTOIR": "ltoir",
+        "FATBIN": "fatbin",
+        "OBJECT": "object",
+        "LIBRARY": "library",
+    },
     "CompilerBackendType": {"NVRTC": "NVRTC", "NVVM": "NVVM", "NVJITLINK": "nvJitLink", "DRIVER": "driver"},
     "PCHStatusType": {"CREATED": "created", "NOT_ATTEMPTED": "not_attempted", "FAILED": "failed"},
     "GraphConditionalType": {"IF": "if", "WHILE": "while", "SWITCH": "switch"},
     "GraphMemoryType": {"DEVICE": "device", "HOST": "host", "MANAGED": "managed"},
     "ManagedMemoryLocationType": {"DEVICE": "device", "HOST": "host", "HOST_NUMA": "host_numa"},
     "VirtualMemoryHandleType": {"POSIX_FD": "posix_fd", "WIN32_KMT": "win32_kmt", "FABRIC": "fabric"},
-    "VirtualMemoryLocationType": {"DEVICE": "device", "HOST": "host", "HOST_NUMA": "host_numa",
-                                  "HOST_NUMA_CURRENT": "host_numa_current"},
+    "VirtualMemoryLocationType": {
+        "DEVICE": "device",
+        "HOST": "host",
+        "HOST_NUMA": "host_numa",
+        "HOST_NUMA_CURRENT": "host_numa_current",
+    },
     "VirtualMemoryGranularityType": {"MINIMUM": "minimum", "RECOMMENDED": "recommended"},
     "VirtualMemoryAccessType": {"READ_WRITE": "rw", "READ": "r"},
     "VirtualMemoryAllocationType": {"PINNED": "pinned", "MANAGED": "managed"},
-    "ArrayFormatType": {"UINT8": "uint8", "UINT16": "uint16", "UINT32": "uint32", "INT8": "int8", "INT16": "int16",
-                        "INT32": "int32", "FLOAT16": "float16", "FLOAT32": "float32"},
+    "ArrayFormatType": {
+        "UINT8": "uint8",
+        "UINT16": "uint16",
+        "UINT32": "uint32",
+        "INT8": "int8",
+        "INT16": "int16",
+        "INT32": "int32",
+        "FLOAT16": "float16",
+        "FLOAT32": "float32",
+    },
     "AddressModeType": {"WRAP": "wrap", "CLAMP": "clamp", "MIRROR": "mirror", "BORDER": "border"},
     "FilterModeType": {"POINT": "point", "LINEAR": "linear"},
     "ReadModeType": {"ELEMENT_TYPE": "element_type", "NORMALIZED_FLOAT": "normalized_float"},
@@ -327,19 +408,23 @@ ENUM_VALUES = {
 
 def test_typing_names(cuda_core) -> None:
     import cuda.core.typing as typing_module
+
     assert typing_module.__all__ == TYPING_NAMES
     for name in TYPING_NAMES:
         assert getattr(typing_module, name) is not None, name
     assert set(typing_module.ProcessStateType.__args__) == {"running", "locked", "checkpointed", "failed"}
     from cuda.bindings import driver
+
     assert driver.CUdeviceptr in typing_module.DevicePointerType.__args__
     from cuda.core._memory._buffer import DevicePointerType
+
     assert DevicePointerType is typing_module.DevicePointerType
 
 
 @pytest.mark.parametrize("name", sorted(ENUM_VALUES))
 def test_typing_enums_are_str_enums(cuda_core, name) -> None:
     import cuda.core.typing as typing_module
+
     enum_type = getattr(typing_module, name)
     assert issubclass(enum_type, str) and issubclass(enum_type, enum.Enum)
     assert {member.name: member.value for member in enum_type} == ENUM_VALUES[name]

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Device, DeviceProperties, Context and cuda.core.system as NVIDIA's cuda.core 1.2 declares them
 (names, signatures, defaults, property types), and what they do without a GPU."""
 
@@ -30,45 +32,97 @@ DEVICE_MEMBERS = {
     "default_stream": "property",
     "set_current": [("self", EMPTY, "POSITIONAL_OR_KEYWORD"), ("ctx", None, "POSITIONAL_OR_KEYWORD")],
     "create_context": [("self", EMPTY, "POSITIONAL_OR_KEYWORD"), ("options", None, "POSITIONAL_OR_KEYWORD")],
-    "create_stream": [("self", EMPTY, "POSITIONAL_OR_KEYWORD"), ("obj", None, "POSITIONAL_OR_KEYWORD"),
-                      ("options", None, "POSITIONAL_OR_KEYWORD")],
+    "create_stream": [
+        ("self", EMPTY, "POSITIONAL_OR_KEYWORD"),
+        ("obj", None, "POSITIONAL_OR_KEYWORD"),
+        ("options", None, "POSITIONAL_OR_KEYWORD"),
+    ],
     "create_event": [("self", EMPTY, "POSITIONAL_OR_KEYWORD"), ("options", None, "POSITIONAL_OR_KEYWORD")],
-    "allocate": [("self", EMPTY, "POSITIONAL_OR_KEYWORD"), ("size", EMPTY, "POSITIONAL_OR_KEYWORD"),
-                 ("stream", EMPTY, "KEYWORD_ONLY")],
+    "allocate": [
+        ("self", EMPTY, "POSITIONAL_OR_KEYWORD"),
+        ("size", EMPTY, "POSITIONAL_OR_KEYWORD"),
+        ("stream", EMPTY, "KEYWORD_ONLY"),
+    ],
     "sync": [("self", EMPTY, "POSITIONAL_OR_KEYWORD")],
     "create_graph_builder": [("self", EMPTY, "POSITIONAL_OR_KEYWORD")],
     "create_opaque_array": [("self", EMPTY, "POSITIONAL_OR_KEYWORD"), ("options", EMPTY, "POSITIONAL_OR_KEYWORD")],
-    "create_mipmapped_array": [("self", EMPTY, "POSITIONAL_OR_KEYWORD"),
-                               ("options", EMPTY, "POSITIONAL_OR_KEYWORD")],
-    "create_texture_object": [("self", EMPTY, "POSITIONAL_OR_KEYWORD"), ("resource", EMPTY, "KEYWORD_ONLY"),
-                              ("options", None, "KEYWORD_ONLY")],
+    "create_mipmapped_array": [("self", EMPTY, "POSITIONAL_OR_KEYWORD"), ("options", EMPTY, "POSITIONAL_OR_KEYWORD")],
+    "create_texture_object": [
+        ("self", EMPTY, "POSITIONAL_OR_KEYWORD"),
+        ("resource", EMPTY, "KEYWORD_ONLY"),
+        ("options", None, "KEYWORD_ONLY"),
+    ],
     "create_surface_object": [("self", EMPTY, "POSITIONAL_OR_KEYWORD"), ("resource", EMPTY, "KEYWORD_ONLY")],
 }
 
 # The CUdevice_attribute-backed properties that exist only from CUDA 13 on.
-CUDA13_ONLY_PROPERTIES = {"host_memory_pools_supported", "host_virtual_memory_management_supported",
-                          "host_alloc_dma_buf_supported", "only_partial_host_native_atomic_supported"}
+CUDA13_ONLY_PROPERTIES = {
+    "host_memory_pools_supported",
+    "host_virtual_memory_management_supported",
+    "host_alloc_dma_buf_supported",
+    "only_partial_host_native_atomic_supported",
+}
 # Those whose CUdevice_attribute cuda-bindings declares from 12.9 on (12.8's cydriver.pxd lacks them).
-BINDINGS_12_9_PROPERTIES = {"vulkan_cig_supported", "host_numa_virtual_memory_management_supported",
-                            "host_numa_memory_pools_supported"}
+BINDINGS_12_9_PROPERTIES = {
+    "vulkan_cig_supported",
+    "host_numa_virtual_memory_management_supported",
+    "host_numa_memory_pools_supported",
+}
 
 # A sample of NVIDIA's DeviceProperties types: the ones that are bool, the rest are int.
 BOOL_PROPERTIES = {
-    "gpu_overlap", "kernel_exec_timeout", "integrated", "can_map_host_memory", "concurrent_kernels", "ecc_enabled",
-    "tcc_driver", "unified_addressing", "global_l1_cache_supported", "local_l1_cache_supported", "managed_memory",
-    "multi_gpu_board", "host_native_atomic_supported", "pageable_memory_access", "concurrent_managed_access",
-    "compute_preemption_supported", "can_use_host_pointer_for_registered_mem", "cooperative_launch",
-    "pageable_memory_access_uses_host_page_tables", "direct_managed_mem_access_from_host",
-    "virtual_memory_management_supported", "handle_type_posix_file_descriptor_supported",
-    "handle_type_win32_handle_supported", "handle_type_win32_kmt_handle_supported", "generic_compression_supported",
-    "gpu_direct_rdma_with_cuda_vmm_supported", "sparse_cuda_array_supported", "read_only_host_register_supported",
-    "memory_pools_supported", "gpu_direct_rdma_supported", "deferred_mapping_cuda_array_supported",
-    "multicast_supported", "can_tex2d_gather", "stream_priorities_supported", "can_flush_remote_writes",
-    "host_register_supported", "timeline_semaphore_interop_supported", "cluster_launch",
-    "can_use_64_bit_stream_mem_ops", "can_use_stream_wait_value_nor", "dma_buf_supported", "ipc_event_supported",
-    "tensor_map_access_supported", "handle_type_fabric_supported", "unified_function_pointers", "mps_enabled",
-    "d3d12_cig_supported", "vulkan_cig_supported", "host_numa_virtual_memory_management_supported",
-    "host_numa_memory_pools_supported", "host_numa_multinode_ipc_supported", *CUDA13_ONLY_PROPERTIES,
+    "gpu_overlap",
+    "kernel_exec_timeout",
+    "integrated",
+    "can_map_host_memory",
+    "concurrent_kernels",
+    "ecc_enabled",
+    "tcc_driver",
+    "unified_addressing",
+    "global_l1_cache_supported",
+    "local_l1_cache_supported",
+    "managed_memory",
+    "multi_gpu_board",
+    "host_native_atomic_supported",
+    "pageable_memory_access",
+    "concurrent_managed_access",
+    "compute_preemption_supported",
+    "can_use_host_pointer_for_registered_mem",
+    "cooperative_launch",
+    "pageable_memory_access_uses_host_page_tables",
+    "direct_managed_mem_access_from_host",
+    "virtual_memory_management_supported",
+    "handle_type_posix_file_descriptor_supported",
+    "handle_type_win32_handle_supported",
+    "handle_type_win32_kmt_handle_supported",
+    "generic_compression_supported",
+    "gpu_direct_rdma_with_cuda_vmm_supported",
+    "sparse_cuda_array_supported",
+    "read_only_host_register_supported",
+    "memory_pools_supported",
+    "gpu_direct_rdma_supported",
+    "deferred_mapping_cuda_array_supported",
+    "multicast_supported",
+    "can_tex2d_gather",
+    "stream_priorities_supported",
+    "can_flush_remote_writes",
+    "host_register_supported",
+    "timeline_semaphore_interop_supported",
+    "cluster_launch",
+    "can_use_64_bit_stream_mem_ops",
+    "can_use_stream_wait_value_nor",
+    "dma_buf_supported",
+    "ipc_event_supported",
+    "tensor_map_access_supported",
+    "handle_type_fabric_supported",
+    "unified_function_pointers",
+    "mps_enabled",
+    "d3d12_cig_supported",
+    "vulkan_cig_supported",
+    "host_numa_virtual_memory_management_supported",
+    "host_numa_memory_pools_supported",
+    "host_numa_multinode_ipc_supported",
+    *CUDA13_ONLY_PROPERTIES,
 }
 
 
@@ -78,6 +132,7 @@ def parameters(function) -> list[tuple[str, object, str]]:
 
 def property_names(cuda_core) -> list[str]:
     from cuda.core._device import DeviceProperties
+
     return [name for name in dir(DeviceProperties) if not name.startswith("_")]
 
 
@@ -89,17 +144,28 @@ def test_device_has_nvidias_members_and_signatures(cuda_core) -> None:
             assert isinstance(member, property), name
         else:
             assert parameters(getattr(device, name) if name == "get_all_devices" else member) == expected, name
-    assert parameters(device.__new__) == [("cls", EMPTY, "POSITIONAL_OR_KEYWORD"),
-                                          ("device_id", None, "POSITIONAL_OR_KEYWORD")]
+    assert parameters(device.__new__) == [
+        ("cls", EMPTY, "POSITIONAL_OR_KEYWORD"),
+        ("device_id", None, "POSITIONAL_OR_KEYWORD"),
+    ]
     assert inspect.getattr_static(device, "memory_resource").fset is not None
-    assert device.__slots__ == ("_device_id", "_memory_resource", "_has_inited", "_properties", "_resources",
-                                "_uuid", "_context", "__weakref__")
+    assert device.__slots__ == (
+        "_device_id",
+        "_memory_resource",
+        "_has_inited",
+        "_properties",
+        "_resources",
+        "_uuid",
+        "_context",
+        "__weakref__",
+    )
     for dunder in ("__int__", "__repr__", "__hash__", "__eq__", "__reduce__"):
         assert dunder in vars(device), dunder
 
 
 def test_device_properties_table(cuda_core, cuda_major) -> None:
     from cuda.core._device import _PROPERTIES, DeviceProperties
+
     names = property_names(cuda_core)
     assert len(names) == len(set(names)) == len(_PROPERTIES) == 143
     assert {name for name, *_ in _PROPERTIES} == set(names)
@@ -108,8 +174,10 @@ def test_device_properties_table(cuda_core, cuda_major) -> None:
     # Where only some builds have the attribute, the table names what it needs (the compat layer
     # gives the constant where the build has it).
     needs = {name: attribute for name, _, attribute, _ in _PROPERTIES if isinstance(attribute, str)}
-    assert needs == {**dict.fromkeys(CUDA13_ONLY_PROPERTIES, "CUDA 13"),
-                     **dict.fromkeys(BINDINGS_12_9_PROPERTIES, "cuda-bindings 12.9")}
+    assert needs == {
+        **dict.fromkeys(CUDA13_ONLY_PROPERTIES, "CUDA 13"),
+        **dict.fromkeys(BINDINGS_12_9_PROPERTIES, "cuda-bindings 12.9"),
+    }
     for name, kind, _, _ in _PROPERTIES:
         doc = inspect.getattr_static(DeviceProperties, name).__doc__
         assert doc.startswith(f"{kind.__name__}: ") and len(doc) > len(kind.__name__) + 10, name
@@ -120,6 +188,7 @@ def test_device_properties_attributes_are_the_drivers(cuda_core) -> None:
     attribute names, lower-cased), checked against cuda.bindings' enum."""
     from cuda.bindings import driver
     from cuda.core._device import _PROPERTIES
+
     for name, _, attribute, _ in _PROPERTIES:
         if not isinstance(attribute, str):
             assert attribute == int(getattr(driver.CUdevice_attribute, f"CU_DEVICE_ATTRIBUTE_{name.upper()}")), name
@@ -127,6 +196,7 @@ def test_device_properties_attributes_are_the_drivers(cuda_core) -> None:
 
 def test_cuda13_only_properties_follow_the_build(cuda_core, cuda_major) -> None:
     from cuda.core._device import DeviceProperties
+
     properties = DeviceProperties._init(0)
     for name in CUDA13_ONLY_PROPERTIES:
         assert isinstance(inspect.getattr_static(DeviceProperties, name), property)
@@ -139,24 +209,30 @@ def test_bindings_12_9_properties_follow_the_build(cuda_core) -> None:
     """Three attributes cuda-bindings declares from 12.9 on: a build with 12.8 says what they need."""
     from cuda.core._build_info import cuda_bindings_version
     from cuda.core._device import DeviceProperties
+
     properties = DeviceProperties._init(0)
     older = tuple(map(int, cuda_bindings_version.split(".")[:2])) < (12, 9)
     for name in BINDINGS_12_9_PROPERTIES:
         assert isinstance(inspect.getattr_static(DeviceProperties, name), property)
         if older:
-            with pytest.raises(AttributeError, match=f"{name} needs cuda-bindings 12.9; this cuda.core was built "
-                                                     f"for CUDA 12 with cuda-bindings {cuda_bindings_version}"):
+            with pytest.raises(
+                AttributeError,
+                match=f"{name} needs cuda-bindings 12.9; this cuda.core was built "
+                f"for CUDA 12 with cuda-bindings {cuda_bindings_version}",
+            ):
                 getattr(properties, name)
 
 
 def test_device_properties_cannot_be_made_directly(cuda_core) -> None:
     from cuda.core._device import DeviceProperties
+
     with pytest.raises(RuntimeError, match=r"^DeviceProperties cannot be instantiated directly\."):
         DeviceProperties()
 
 
 def test_compute_capability_is_nvidias_named_tuple(cuda_core) -> None:
     from cuda.core._utils.cuda_utils import ComputeCapability
+
     capability = ComputeCapability(9, 0)
     assert capability == (9, 0) and capability.major == 9 and capability.minor == 0
     assert ComputeCapability._fields == ("major", "minor")
@@ -181,6 +257,7 @@ def test_context_options_is_a_dataclass_of_resources(cuda_core) -> None:
         options_type()  # resources has no default, as NVIDIA's
     assert options_type(resources=None).resources is None
     from cuda.core.typing import DeviceResourcesType
+
     assert DeviceResourcesType is cuda_core._context.DeviceResourcesType
 
 
@@ -208,11 +285,18 @@ def test_wrapped_context_needs_no_driver(cuda_core) -> None:
 def test_system_surface(cuda_core) -> None:
     """The driver side; the NVML side (and its error without NVML bindings): test_system_nvml.py."""
     system = cuda_core.system
-    assert system.__all__[:7] == ["get_driver_branch", "get_kernel_mode_driver_version", "get_user_mode_driver_version",
-                                  "get_nvml_version", "get_num_devices", "get_process_name",
-                                  "CUDA_BINDINGS_NVML_IS_COMPATIBLE"]
+    assert system.__all__[:7] == [
+        "get_driver_branch",
+        "get_kernel_mode_driver_version",
+        "get_user_mode_driver_version",
+        "get_nvml_version",
+        "get_num_devices",
+        "get_process_name",
+        "CUDA_BINDINGS_NVML_IS_COMPATIBLE",
+    ]
     assert isinstance(system.CUDA_BINDINGS_NVML_IS_COMPATIBLE, bool)
     import cuda.core.system.typing
+
     assert system.typing is cuda.core.system.typing
 
 

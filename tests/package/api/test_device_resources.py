@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Green contexts, graphics interop and checkpointing without a GPU: NVIDIA's 1.2.2 names
 and signatures, the options' validation, and the errors reachable without a driver."""
 
@@ -18,8 +20,14 @@ def parameters(function) -> list[tuple[str, object, str]]:
 
 def test_names_at_the_top_level(cuda_core) -> None:
     from cuda.core import _device_resources, _graphics
-    assert _device_resources.__all__ == ["DeviceResources", "SMResource", "SMResourceOptions", "WorkqueueResource",
-                                         "WorkqueueResourceOptions"]
+
+    assert _device_resources.__all__ == [
+        "DeviceResources",
+        "SMResource",
+        "SMResourceOptions",
+        "WorkqueueResource",
+        "WorkqueueResourceOptions",
+    ]
     assert _graphics.__all__ == ["GraphicsResource"]
     for module in (_device_resources, _graphics):
         for name in module.__all__:
@@ -28,23 +36,34 @@ def test_names_at_the_top_level(cuda_core) -> None:
 
 def test_option_dataclasses_match_nvidia(cuda_core) -> None:
     sm_fields = [(f.name, f.default) for f in dataclasses.fields(cuda_core.SMResourceOptions)]
-    assert sm_fields == [("count", None), ("coscheduled_sm_count", None), ("preferred_coscheduled_sm_count", None),
-                         ("backfill", False)]
+    assert sm_fields == [
+        ("count", None),
+        ("coscheduled_sm_count", None),
+        ("preferred_coscheduled_sm_count", None),
+        ("backfill", False),
+    ]
     wq_fields = [(f.name, f.default) for f in dataclasses.fields(cuda_core.WorkqueueResourceOptions)]
     assert wq_fields == [("sharing_scope", None), ("concurrency_limit", None)]
 
 
 def test_method_signatures_match_nvidia(cuda_core) -> None:
-    assert parameters(cuda_core.SMResource.split) == [("self", EMPTY, "POSITIONAL_OR_KEYWORD"),
-                                                      ("options", EMPTY, "POSITIONAL_OR_KEYWORD"),
-                                                      ("dry_run", False, "KEYWORD_ONLY")]
+    assert parameters(cuda_core.SMResource.split) == [
+        ("self", EMPTY, "POSITIONAL_OR_KEYWORD"),
+        ("options", EMPTY, "POSITIONAL_OR_KEYWORD"),
+        ("dry_run", False, "KEYWORD_ONLY"),
+    ]
     assert [name for name, _, _ in parameters(cuda_core.WorkqueueResource.configure)] == ["self", "options"]
     graphics = cuda_core.GraphicsResource
-    assert parameters(graphics.from_gl_buffer) == [("gl_buffer", EMPTY, "POSITIONAL_OR_KEYWORD"),
-                                                   ("flags", None, "KEYWORD_ONLY"), ("stream", None, "KEYWORD_ONLY")]
-    assert parameters(graphics.from_gl_image) == [("image", EMPTY, "POSITIONAL_OR_KEYWORD"),
-                                                  ("target", EMPTY, "POSITIONAL_OR_KEYWORD"),
-                                                  ("flags", None, "KEYWORD_ONLY")]
+    assert parameters(graphics.from_gl_buffer) == [
+        ("gl_buffer", EMPTY, "POSITIONAL_OR_KEYWORD"),
+        ("flags", None, "KEYWORD_ONLY"),
+        ("stream", None, "KEYWORD_ONLY"),
+    ]
+    assert parameters(graphics.from_gl_image) == [
+        ("image", EMPTY, "POSITIONAL_OR_KEYWORD"),
+        ("target", EMPTY, "POSITIONAL_OR_KEYWORD"),
+        ("flags", None, "KEYWORD_ONLY"),
+    ]
     assert parameters(graphics.map)[1:] == [("stream", EMPTY, "KEYWORD_ONLY")]
     assert parameters(graphics.unmap)[1:] == [("stream", None, "KEYWORD_ONLY")]
     assert parameters(graphics.close)[1:] == [("stream", None, "POSITIONAL_OR_KEYWORD")]
@@ -67,6 +86,7 @@ def test_resources_are_not_user_constructible(cuda_core, name) -> None:
 def test_workqueue_options_check_at_construction(cuda_core) -> None:
     options = cuda_core.WorkqueueResourceOptions
     from cuda.core.typing import WorkqueueSharingScopeType
+
     assert options(sharing_scope="green_ctx_balanced").sharing_scope is WorkqueueSharingScopeType.GREEN_CTX_BALANCED
     assert options(sharing_scope=WorkqueueSharingScopeType.DEVICE_CTX, concurrency_limit=1).concurrency_limit == 1
     with pytest.raises(ValueError, match="'bogus' is not a valid WorkqueueSharingScopeType. Must be one of"):
@@ -80,24 +100,33 @@ def test_workqueue_options_check_at_construction(cuda_core) -> None:
 
 def test_split_plans_one_entry_per_group(cuda_core) -> None:
     from cuda.core._device_resources import _split_plan
+
     options = cuda_core.SMResourceOptions
     assert _split_plan(options()) == ([None], [None], [None], [False])
     assert _split_plan(options(count=8, coscheduled_sm_count=4, backfill=True)) == ([8], [4], [None], [True])
-    assert _split_plan(options(count=(8, 16), preferred_coscheduled_sm_count=(8, 16))) == \
-        ([8, 16], [None, None], [8, 16], [False, False])
+    assert _split_plan(options(count=(8, 16), preferred_coscheduled_sm_count=(8, 16))) == (
+        [8, 16],
+        [None, None],
+        [8, 16],
+        [False, False],
+    )
 
 
-@pytest.mark.parametrize("options, error, match", [
-    (dict(count=2, coscheduled_sm_count=(2, 2)), ValueError, "count is scalar"),
-    (dict(count=(2, 2), coscheduled_sm_count=(2, 2, 2)), ValueError, "expected 2"),
-    (dict(count=(2, 2), backfill=(True,)), ValueError, "backfill has 1 entries, expected 2"),
-    (dict(count=-1), ValueError, "count must be non-negative"),
-    (dict(count=()), ValueError, "at least one group"),
-    (dict(count="8"), TypeError, "count must be an int"),
-    (dict(count=True), TypeError, "must be an int, got a bool"),
-])
+@pytest.mark.parametrize(
+    "options, error, match",
+    [
+        (dict(count=2, coscheduled_sm_count=(2, 2)), ValueError, "count is scalar"),
+        (dict(count=(2, 2), coscheduled_sm_count=(2, 2, 2)), ValueError, "expected 2"),
+        (dict(count=(2, 2), backfill=(True,)), ValueError, "backfill has 1 entries, expected 2"),
+        (dict(count=-1), ValueError, "count must be non-negative"),
+        (dict(count=()), ValueError, "at least one group"),
+        (dict(count="8"), TypeError, "count must be an int"),
+        (dict(count=True), TypeError, "must be an int, got a bool"),
+    ],
+)
 def test_split_plan_rejects_bad_options(cuda_core, options, error, match) -> None:
     from cuda.core._device_resources import _split_plan
+
     with pytest.raises(error, match=match):
         _split_plan(cuda_core.SMResourceOptions(**options))
     with pytest.raises(TypeError, match="options must be an SMResourceOptions"):
@@ -109,6 +138,7 @@ def test_workqueue_needs_13_1_headers(cuda_core) -> None:
     before any driver call: the query runs without a driver."""
     from cuda.core import _build_info
     from cuda.core._device_resources import _device_resources
+
     bindings = tuple(int(part) for part in _build_info.cuda_bindings_version.split(".")[:2])
     if _build_info.cuda_version >= 13010 and bindings >= (13, 1):
         pytest.skip("this build has CUDA 13.1+ headers: workqueue resources are available")
@@ -131,8 +161,14 @@ def test_wrapped_context_resources_are_lazy(cuda_core) -> None:
 
 def test_register_flags(cuda_core) -> None:
     from cuda.core._graphics import _REGISTER_FLAGS, _parse_register_flags
-    assert _REGISTER_FLAGS == {"none": 0, "read_only": 1, "write_discard": 2, "surface_load_store": 4,
-                               "texture_gather": 8}
+
+    assert _REGISTER_FLAGS == {
+        "none": 0,
+        "read_only": 1,
+        "write_discard": 2,
+        "surface_load_store": 4,
+        "texture_gather": 8,
+    }
     assert _parse_register_flags(None) == 0
     assert _parse_register_flags("read_only") == 1
     assert _parse_register_flags(("surface_load_store", "read_only")) == 5
@@ -155,8 +191,10 @@ def test_graphics_register_flags_are_checked_before_the_driver(cuda_core) -> Non
 # ----------------------------------------------------------------------------------------
 # cuda.core.checkpoint
 
+
 def test_checkpoint_names(cuda_core) -> None:
     from cuda.core import checkpoint
+
     assert checkpoint.__all__ == ["Process"]
     assert not hasattr(checkpoint, "ProcessStateType")
     process = checkpoint.Process
@@ -167,18 +205,25 @@ def test_checkpoint_names(cuda_core) -> None:
     assert [name for name, _, _ in parameters(process.unlock)] == ["self"]
 
 
-@pytest.mark.parametrize("pid, error, match", [("abc", TypeError, "pid must be an int"),
-                                               (True, TypeError, "pid must be an int"),
-                                               (0, ValueError, "pid must be a positive int"),
-                                               (-1, ValueError, "pid must be a positive int")])
+@pytest.mark.parametrize(
+    "pid, error, match",
+    [
+        ("abc", TypeError, "pid must be an int"),
+        (True, TypeError, "pid must be an int"),
+        (0, ValueError, "pid must be a positive int"),
+        (-1, ValueError, "pid must be a positive int"),
+    ],
+)
 def test_checkpoint_process_checks_pid(cuda_core, pid, error, match) -> None:
     from cuda.core import checkpoint
+
     with pytest.raises(error, match=match):
         checkpoint.Process(pid)
 
 
 def test_checkpoint_process_pid_is_read_only(cuda_core) -> None:
     from cuda.core import checkpoint
+
     process = checkpoint.Process(1)
     assert process.pid == 1
     with pytest.raises(AttributeError):
@@ -189,6 +234,7 @@ def test_checkpoint_process_pid_is_read_only(cuda_core) -> None:
 
 def test_checkpoint_lock_checks_timeout(cuda_core) -> None:
     from cuda.core import checkpoint
+
     with pytest.raises(TypeError, match="timeout_ms must be an int"):
         checkpoint.Process(1).lock(timeout_ms=1.5)
     with pytest.raises(ValueError, match="timeout_ms must be >= 0"):
@@ -197,6 +243,7 @@ def test_checkpoint_lock_checks_timeout(cuda_core) -> None:
 
 def test_checkpoint_without_driver_says_so(cuda_core, no_driver) -> None:
     from cuda.core import checkpoint
+
     with pytest.raises(RuntimeError, match="^CUDA checkpointing is not supported by the installed NVIDIA driver"):
         checkpoint._get_driver()
     with pytest.raises(RuntimeError, match="^CUDA checkpointing is not supported"):
@@ -205,6 +252,7 @@ def test_checkpoint_without_driver_says_so(cuda_core, no_driver) -> None:
 
 def test_checkpoint_bindings_support(cuda_core) -> None:
     from cuda.core import checkpoint
+
     assert checkpoint._bindings_support_checkpoint((12, 8, 0))
     assert not checkpoint._bindings_support_checkpoint((12, 6, 3))
     assert checkpoint._bindings_support_checkpoint((13, 0, 2))
@@ -215,6 +263,7 @@ def test_checkpoint_bindings_support(cuda_core) -> None:
 def test_checkpoint_restore_mapping_needs_uuids(cuda_core) -> None:
     """The GPU mapping is checked before the driver is asked (the bindings are)."""
     from cuda.core import checkpoint
+
     with pytest.raises(TypeError, match="gpu_mapping must be a mapping"):
         checkpoint._restore_args([("a", "b")])
     assert checkpoint._restore_args(None) is None
@@ -224,6 +273,7 @@ def test_checkpoint_restore_mapping_needs_uuids(cuda_core) -> None:
 def test_checkpoint_uuid_strings(cuda_core) -> None:
     from cuda.bindings import driver
     from cuda.core import checkpoint
+
     uuid = checkpoint._uuid(driver, "00010203-0405-0607-0809-0a0b0c0d0e0f")
     assert uuid.bytes == bytes(range(16))
     assert checkpoint._uuid(driver, uuid) is uuid

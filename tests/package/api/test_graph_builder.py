@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.graph's builder side without a GPU: exports, the option dataclasses, and the
 checks GraphBuilder, Graph and GraphMemoryResource make before any driver call."""
 
@@ -13,12 +15,14 @@ import pytest
 @pytest.fixture(scope="module")
 def graph(cuda_core):
     import cuda.core.graph
+
     return cuda.core.graph
 
 
 @pytest.fixture(scope="module")
 def builder_module(graph):
     from cuda.core.graph import _graph_builder
+
     return _graph_builder
 
 
@@ -32,13 +36,13 @@ def test_exports(graph, builder_module) -> None:
     assert callable(builder_module._instantiate_graph)
     assert callable(builder_module._capture_callback_with_tail_failure_for_testing)
     from cuda.core import GraphMemoryResource, _memory
+
     assert _memory.GraphMemoryResource is GraphMemoryResource
     assert "GraphMemoryResource" in _memory.__all__
 
 
 def test_importing_cuda_core_does_not_import_the_graph_package(cuda_core) -> None:
-    code = ("import sys, cuda.core; "
-            "print(sorted(m for m in sys.modules if m.startswith('cuda.core.graph')))")
+    code = "import sys, cuda.core; print(sorted(m for m in sys.modules if m.startswith('cuda.core.graph')))"
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert output.strip() == "[]"
 
@@ -47,13 +51,18 @@ def test_builder_names_at_the_top_level_as_in_nvidia_s_1_2_0(cuda_core, graph) -
     """numba-cuda's driver does ``from cuda.core import GraphBuilder`` (NVIDIA's 1.2.0 had the
     names there); they resolve lazily and stay out of __all__, as in NVIDIA's 1.2.2."""
     from cuda.core import GraphBuilder
+
     assert GraphBuilder is graph.GraphBuilder and cuda_core.Graph is graph.Graph
     assert not {"Graph", "GraphBuilder"} & set(cuda_core.__all__)
 
 
 def test_complete_options_dataclass(graph) -> None:
-    assert fields(graph.GraphCompleteOptions) == [("auto_free_on_launch", False), ("upload_stream", None),
-                                                   ("device_launch", False), ("use_node_priority", False)]
+    assert fields(graph.GraphCompleteOptions) == [
+        ("auto_free_on_launch", False),
+        ("upload_stream", None),
+        ("device_launch", False),
+        ("use_node_priority", False),
+    ]
 
 
 def test_debug_print_options_and_flags(graph) -> None:
@@ -73,6 +82,7 @@ def test_objects_are_not_made_directly(graph) -> None:
     with pytest.raises(RuntimeError, match="complete"):
         graph.Graph()
     from cuda.core._memory._graph_memory_resource import GraphMemoryResourceAttributes
+
     with pytest.raises(RuntimeError, match="cannot be instantiated directly"):
         GraphMemoryResourceAttributes()
 
@@ -114,6 +124,7 @@ def test_builder_checks_before_the_driver(cuda_core, graph) -> None:
 
 def test_stream_accepts_a_graph_builder(cuda_core) -> None:
     from cuda.core import _stream
+
     builder = cuda_core.PER_THREAD_DEFAULT_STREAM.create_graph_builder()
     assert _stream.Stream_accept(builder) is cuda_core.PER_THREAD_DEFAULT_STREAM
     assert _stream.as_stream(builder) is cuda_core.PER_THREAD_DEFAULT_STREAM

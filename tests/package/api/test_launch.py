@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """LaunchConfig, its driver form, kernel-argument packing into bytes, and launch()'s own checks,
 without a GPU: packing is the same C code that launch() runs before cuLaunchKernel, and the
 driver form is what cuLaunchKernelEx gets."""
@@ -14,21 +16,26 @@ import pytest
 @pytest.fixture(scope="module")
 def packed(cuda_core):
     from cuda.core._kernel_arg_handler import _packed_arguments
+
     return _packed_arguments
 
 
 @pytest.fixture(scope="module")
 def native(cuda_core):
     from cuda.core._launch_config import _to_native_launch_config
+
     return _to_native_launch_config
 
 
-@pytest.mark.parametrize("grid, block, expected", [
-    (4, 128, ((4, 1, 1), (128, 1, 1))),
-    ((2, 3), (16, 16), ((2, 3, 1), (16, 16, 1))),
-    ((1, 2, 3), (4, 5, 6), ((1, 2, 3), (4, 5, 6))),
-    ((), (7,), ((1, 1, 1), (7, 1, 1))),
-])
+@pytest.mark.parametrize(
+    "grid, block, expected",
+    [
+        (4, 128, ((4, 1, 1), (128, 1, 1))),
+        ((2, 3), (16, 16), ((2, 3, 1), (16, 16, 1))),
+        ((1, 2, 3), (4, 5, 6), ((1, 2, 3), (4, 5, 6))),
+        ((), (7,), ((1, 1, 1), (7, 1, 1))),
+    ],
+)
 def test_launch_config_normalises_dims(cuda_core, grid, block, expected) -> None:
     config = cuda_core.LaunchConfig(grid=grid, block=block)
     assert (config.grid, config.block, config.shmem_size, config.cluster) == (*expected, 0, None)
@@ -38,20 +45,23 @@ def test_launch_config_normalises_dims(cuda_core, grid, block, expected) -> None
     assert cuda_core.LaunchConfig(grid=grid, block=block, shmem_size=1024).shmem_size == 1024
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"grid": 0, "block": 1}, r"grid value must be >= 1; got 0"),
-    ({"grid": 1, "block": (1, 0)}, r"block value must be >= 1"),
-    ({"grid": 1, "block": (1, 2, 3, 4)}, r"block must be an int, or a tuple with up to 3 ints; got a tuple of 4"),
-    ({"grid": 1.0, "block": 1}, r"grid must be an int, or a tuple .*got float"),
-    ({"grid": (1, -2), "block": 1}, r"grid value must be >= 1; got -2"),
-    ({"grid": (1, 2.5), "block": 1}, r"grid must be an int, .*got a float"),
-    ({"grid": 1, "block": [32]}, r"block must be an int, .*got list"),
-    ({"grid": 2**32, "block": 1}, r"does not fit the driver's 32-bit"),
-    ({"grid": 1, "block": 1, "shmem_size": -1}, r"shmem_size must be from 0 to"),
-    ({"grid": 1, "block": 1, "shmem_size": 2**32}, r"shmem_size must be from 0 to"),
-    ({"grid": 1}, r"block must be an int, .*got NoneType"),
-    ({"block": 1}, r"grid must be an int, .*got NoneType"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"grid": 0, "block": 1}, r"grid value must be >= 1; got 0"),
+        ({"grid": 1, "block": (1, 0)}, r"block value must be >= 1"),
+        ({"grid": 1, "block": (1, 2, 3, 4)}, r"block must be an int, or a tuple with up to 3 ints; got a tuple of 4"),
+        ({"grid": 1.0, "block": 1}, r"grid must be an int, or a tuple .*got float"),
+        ({"grid": (1, -2), "block": 1}, r"grid value must be >= 1; got -2"),
+        ({"grid": (1, 2.5), "block": 1}, r"grid must be an int, .*got a float"),
+        ({"grid": 1, "block": [32]}, r"block must be an int, .*got list"),
+        ({"grid": 2**32, "block": 1}, r"does not fit the driver's 32-bit"),
+        ({"grid": 1, "block": 1, "shmem_size": -1}, r"shmem_size must be from 0 to"),
+        ({"grid": 1, "block": 1, "shmem_size": 2**32}, r"shmem_size must be from 0 to"),
+        ({"grid": 1}, r"block must be an int, .*got NoneType"),
+        ({"block": 1}, r"grid must be an int, .*got NoneType"),
+    ],
+)
 def test_launch_config_rejects_bad_values(cuda_core, kwargs, message) -> None:
     with pytest.raises(ValueError, match=message):
         cuda_core.LaunchConfig(**kwargs)
@@ -65,9 +75,11 @@ def test_launch_config_shmem_size_must_be_an_int(cuda_core) -> None:
 
 def test_launch_config_repr_eq_hash_weakref(cuda_core) -> None:
     import weakref
+
     config = cuda_core.LaunchConfig(grid=(2,), block=(64, 2))
-    assert repr(config) == ("LaunchConfig(grid=(2, 1, 1), cluster=None, block=(64, 2, 1), shmem_size=0, "
-                            "is_cooperative=False)")
+    assert repr(config) == (
+        "LaunchConfig(grid=(2, 1, 1), cluster=None, block=(64, 2, 1), shmem_size=0, is_cooperative=False)"
+    )
     pdl = cuda_core.LaunchConfig(grid=2, block=(64, 2), programmatic_stream_serialization=True)
     assert repr(pdl).endswith("is_cooperative=False, programmatic_stream_serialization=True)")
     assert pdl != config and hash(pdl) != hash(config)
@@ -75,8 +87,15 @@ def test_launch_config_repr_eq_hash_weakref(cuda_core) -> None:
     assert config._identity() == ((2, 1, 1), None, (64, 2, 1), 0, False, False)
     assert weakref.ref(config)() is config
     from cuda.core import _launch_config
-    assert _launch_config._LAUNCH_CONFIG_ATTRS == ("grid", "cluster", "block", "shmem_size", "is_cooperative",
-                                                   "programmatic_stream_serialization")
+
+    assert _launch_config._LAUNCH_CONFIG_ATTRS == (
+        "grid",
+        "cluster",
+        "block",
+        "shmem_size",
+        "is_cooperative",
+        "programmatic_stream_serialization",
+    )
 
 
 def test_no_attributes_is_the_plain_driver_form(cuda_core, native) -> None:
@@ -91,6 +110,7 @@ def test_fields_set_later_reach_the_driver_form(cuda_core, native) -> None:
     """grid counts clusters once a cluster is set: the driver gets grid * cluster blocks and a
     cluster-dimension attribute; cooperative and PDL flags become attributes too."""
     from cuda.bindings import driver
+
     ids = driver.CUlaunchAttributeID
     config = cuda_core.LaunchConfig(grid=(2, 3, 4), block=(5, 6, 7))
     config.cluster = (2, 2, 2)
@@ -106,8 +126,10 @@ def test_fields_set_later_reach_the_driver_form(cuda_core, native) -> None:
     result = native(config)
     assert (result.gridDimX, result.gridDimY, result.gridDimZ, result.sharedMemBytes) == (2, 2, 2, 64)
     assert [attribute.id for attribute in result.attrs] == [
-        ids.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, ids.CU_LAUNCH_ATTRIBUTE_COOPERATIVE,
-        ids.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION]
+        ids.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+        ids.CU_LAUNCH_ATTRIBUTE_COOPERATIVE,
+        ids.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION,
+    ]
     assert result.attrs[1].value.cooperative == 1
     assert result.attrs[2].value.programmaticStreamSerializationAllowed == 1
     config.cluster = None
@@ -166,43 +188,50 @@ def test_cooperative_needs_device_support(cuda_core, monkeypatch, supported) -> 
             cuda_core.LaunchConfig(grid=1, block=1, is_cooperative=True)
 
 
-@pytest.mark.parametrize("value, expected", [
-    (np.int8(-3), struct.pack("<b", -3)),
-    (np.uint8(250), struct.pack("<B", 250)),
-    (np.int16(-300), struct.pack("<h", -300)),
-    (np.uint16(60000), struct.pack("<H", 60000)),
-    (np.int32(-7), struct.pack("<i", -7)),
-    (np.uint32(4_000_000_000), struct.pack("<I", 4_000_000_000)),
-    (np.int64(-2**40), struct.pack("<q", -2**40)),
-    (np.uint64(2**63 + 5), struct.pack("<Q", 2**63 + 5)),
-    (np.float16(1.5), np.float16(1.5).tobytes()),
-    (np.float32(2.25), struct.pack("<f", 2.25)),
-    (np.float64(-0.125), struct.pack("<d", -0.125)),
-    (np.complex64(1 - 2j), struct.pack("<ff", 1, -2)),
-    (np.complex128(3 + 4j), struct.pack("<dd", 3, 4)),
-    (np.bool_(True), b"\x01"),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        (np.int8(-3), struct.pack("<b", -3)),
+        (np.uint8(250), struct.pack("<B", 250)),
+        (np.int16(-300), struct.pack("<h", -300)),
+        (np.uint16(60000), struct.pack("<H", 60000)),
+        (np.int32(-7), struct.pack("<i", -7)),
+        (np.uint32(4_000_000_000), struct.pack("<I", 4_000_000_000)),
+        (np.int64(-(2**40)), struct.pack("<q", -(2**40))),
+        (np.uint64(2**63 + 5), struct.pack("<Q", 2**63 + 5)),
+        (np.float16(1.5), np.float16(1.5).tobytes()),
+        (np.float32(2.25), struct.pack("<f", 2.25)),
+        (np.float64(-0.125), struct.pack("<d", -0.125)),
+        (np.complex64(1 - 2j), struct.pack("<ff", 1, -2)),
+        (np.complex128(3 + 4j), struct.pack("<dd", 3, 4)),
+        (np.bool_(True), b"\x01"),
+    ],
+)
 def test_numpy_scalars_pack_as_their_fixed_width_bytes(packed, value, expected) -> None:
     assert packed(value) == [expected]
 
 
-@pytest.mark.parametrize("value, expected", [
-    (ctypes.c_int8(-1), b"\xff"),
-    (ctypes.c_uint16(513), struct.pack("<H", 513)),
-    (ctypes.c_int32(-9), struct.pack("<i", -9)),
-    (ctypes.c_int64(1 << 50), struct.pack("<q", 1 << 50)),
-    (ctypes.c_float(0.5), struct.pack("<f", 0.5)),
-    (ctypes.c_double(1e300), struct.pack("<d", 1e300)),
-    (ctypes.c_bool(True), b"\x01"),
-    (ctypes.c_void_p(0xDEADBEEF), struct.pack("<Q", 0xDEADBEEF)),
-    (ctypes.c_size_t(12345), struct.pack("<Q", 12345)),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        (ctypes.c_int8(-1), b"\xff"),
+        (ctypes.c_uint16(513), struct.pack("<H", 513)),
+        (ctypes.c_int32(-9), struct.pack("<i", -9)),
+        (ctypes.c_int64(1 << 50), struct.pack("<q", 1 << 50)),
+        (ctypes.c_float(0.5), struct.pack("<f", 0.5)),
+        (ctypes.c_double(1e300), struct.pack("<d", 1e300)),
+        (ctypes.c_bool(True), b"\x01"),
+        (ctypes.c_void_p(0xDEADBEEF), struct.pack("<Q", 0xDEADBEEF)),
+        (ctypes.c_size_t(12345), struct.pack("<Q", 12345)),
+    ],
+)
 def test_ctypes_scalars_pack_as_their_bytes(packed, value, expected) -> None:
     assert packed(value) == [expected]
 
 
 def test_subclasses_pack_as_their_base(packed) -> None:
     """Subclasses of the accepted types (ctypes, numpy, Python) pack as the type they extend."""
+
     class MyInt32(ctypes.c_int32):
         pass
 
@@ -216,7 +245,11 @@ def test_subclasses_pack_as_their_base(packed) -> None:
         pass
 
     assert packed(MyInt32(42), MyFloat32(2.5), MyInt(1), MyComplex(1 + 2j)) == [
-        struct.pack("<i", 42), struct.pack("<f", 2.5), struct.pack("<q", 1), struct.pack("<dd", 1, 2)]
+        struct.pack("<i", 42),
+        struct.pack("<f", 2.5),
+        struct.pack("<q", 1),
+        struct.pack("<dd", 1, 2),
+    ]
 
 
 def test_ctypes_pointers_pack_as_the_address(packed) -> None:
@@ -228,8 +261,13 @@ def test_ctypes_pointers_pack_as_the_address(packed) -> None:
 def test_python_scalars_pack_as_cuda_core_does(packed) -> None:
     """int as intptr_t, float as double, bool as one byte, complex as two doubles."""
     assert packed(7, -1, 2.5, True, False, 1 - 1j) == [
-        struct.pack("<q", 7), struct.pack("<q", -1), struct.pack("<d", 2.5), b"\x01", b"\x00",
-        struct.pack("<dd", 1, -1)]
+        struct.pack("<q", 7),
+        struct.pack("<q", -1),
+        struct.pack("<d", 2.5),
+        b"\x01",
+        b"\x00",
+        struct.pack("<dd", 1, -1),
+    ]
     with pytest.raises(OverflowError, match="argument 0: the int .* does not fit"):
         packed(2**64)
 
@@ -240,8 +278,22 @@ def test_many_arguments_pack_in_order(packed) -> None:
     assert packed(*values) == [struct.pack("<i", i) for i in range(100)]
 
 
-@pytest.mark.parametrize("value", ["text", b"bytes", None, [1], np.zeros(2), object(), np.datetime64(1, "s"),
-                                   ctypes.py_object(1), np.longdouble(1), ctypes.c_longdouble(1), np.str_("x")])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "text",
+        b"bytes",
+        None,
+        [1],
+        np.zeros(2),
+        object(),
+        np.datetime64(1, "s"),
+        ctypes.py_object(1),
+        np.longdouble(1),
+        ctypes.c_longdouble(1),
+        np.str_("x"),
+    ],
+)
 def test_unsupported_arguments_name_position_and_type(packed, value) -> None:
     with pytest.raises(TypeError, match=rf"kernel argument 2 has unsupported type .*{type(value).__qualname__}"):
         packed(np.int32(1), 2.0, value)
@@ -250,6 +302,7 @@ def test_unsupported_arguments_name_position_and_type(packed, value) -> None:
 def test_param_holder_points_at_the_packed_values(cuda_core) -> None:
     """ParamHolder.ptr is a void** array, one pointer per argument, each at its packed value."""
     from cuda.core._kernel_arg_handler import ParamHolder
+
     holder = ParamHolder([np.int32(-7), 2.5, True, ctypes.c_uint16(513), 1 + 2j])
     slots = ctypes.cast(holder.ptr, ctypes.POINTER(ctypes.c_void_p))
     assert ctypes.c_int32.from_address(slots[0]).value == -7
@@ -266,6 +319,7 @@ def test_param_holder_points_at_the_packed_values(cuda_core) -> None:
 
 def test_launch_checks_its_own_arguments_first(cuda_core) -> None:
     from cuda.core._stream import LEGACY_DEFAULT_STREAM
+
     config = cuda_core.LaunchConfig(grid=1, block=1)
     with pytest.raises(TypeError, match="stream is required and must not be None"):
         cuda_core.launch(None, config, None)

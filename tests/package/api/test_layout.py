@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """_StridedLayout without a GPU: construction, each property and transformation, and the errors
 for bad arguments. Views of numpy arrays are the reference: a layout taken from a view must
 address every element at the byte numpy does, and a transformation of a layout must match the
@@ -14,6 +16,7 @@ import pytest
 @pytest.fixture(scope="module")
 def L(cuda_core):  # noqa: N802 - the class under test, short for the many constructions
     from cuda.core._layout import _StridedLayout
+
     return _StridedLayout
 
 
@@ -43,7 +46,9 @@ def c_byte_strides(shape, itemsize) -> tuple[int, ...]:
 def numpy_offsets(view: np.ndarray, base: np.ndarray) -> list[int]:
     """The byte offset of every element of ``view`` from the start of ``base``."""
     start = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
-    return [start + sum(i * s for i, s in zip(index, view.strides)) for index in itertools.product(*map(range, view.shape))]
+    return [
+        start + sum(i * s for i, s in zip(index, view.strides)) for index in itertools.product(*map(range, view.shape))
+    ]
 
 
 def assert_matches(layout, view: np.ndarray, base: np.ndarray) -> None:
@@ -97,17 +102,20 @@ def test_layout_of_a_numpy_view(L, name) -> None:  # noqa: N803
     assert_matches(of(L, view), view, view)
 
 
-@pytest.mark.parametrize("args, error, message", [
-    (((2, -1), None, 4), ValueError, "Extents must be non-negative"),
-    (((2, 3), (1,), 4), ValueError, "one entry per axis"),
-    (((2, 3), None, 0), ValueError, "itemsize must be positive"),
-    (((2, 3), None, -8), ValueError, "itemsize must be positive"),
-    (((2,), (6,), 4, True), ValueError, "divisible by itemsize"),
-    (((1,) * 65, None, 1), ValueError, "at most 64 dimensions"),
-    (([2, 3], None, 4), TypeError, None),
-    (((2, 3), [3, 1], 4), TypeError, None),
-    (((2, "a"), None, 4), TypeError, None),
-])
+@pytest.mark.parametrize(
+    "args, error, message",
+    [
+        (((2, -1), None, 4), ValueError, "Extents must be non-negative"),
+        (((2, 3), (1,), 4), ValueError, "one entry per axis"),
+        (((2, 3), None, 0), ValueError, "itemsize must be positive"),
+        (((2, 3), None, -8), ValueError, "itemsize must be positive"),
+        (((2,), (6,), 4, True), ValueError, "divisible by itemsize"),
+        (((1,) * 65, None, 1), ValueError, "at most 64 dimensions"),
+        (([2, 3], None, 4), TypeError, None),
+        (((2, 3), [3, 1], 4), TypeError, None),
+        (((2, "a"), None, 4), TypeError, None),
+    ],
+)
 def test_bad_construction(L, args, error, message) -> None:  # noqa: N803
     with pytest.raises(error, match=message):
         L(*args)
@@ -136,18 +144,22 @@ def test_attributes_are_read_only(L) -> None:  # noqa: N803
 
 def test_c_interface_is_exported(cuda_core) -> None:
     from cuda.core import _layout
+
     assert "layout_from_arrays" in _layout.__pyx_capi__
 
 
 # -- dense layouts --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("order, strides, stride_order", [
-    ("C", (12, 4, 1), (0, 1, 2)),
-    ("F", (1, 2, 6), (2, 1, 0)),
-    ((1, 2, 0), (1, 8, 2), (1, 2, 0)),
-    ((-1, 0, 1), (3, 1, 6), (2, 0, 1)),
-])
+@pytest.mark.parametrize(
+    "order, strides, stride_order",
+    [
+        ("C", (12, 4, 1), (0, 1, 2)),
+        ("F", (1, 2, 6), (2, 1, 0)),
+        ((1, 2, 0), (1, 8, 2), (1, 2, 0)),
+        ((-1, 0, 1), (3, 1, 6), (2, 0, 1)),
+    ],
+)
 def test_dense(L, order, strides, stride_order) -> None:  # noqa: N803
     layout = L.dense((2, 3, 4), 2, order)
     assert layout.strides == strides
@@ -162,14 +174,17 @@ def test_dense_empty_and_scalar(L) -> None:  # noqa: N803
     assert (scalar.shape, scalar.strides, scalar.volume, scalar.offset_bounds) == ((), (), 1, (0, 0))
 
 
-@pytest.mark.parametrize("order, message", [
-    ("K", "stride_order must be 'C', 'F'"),
-    ("c", "stride_order must be 'C', 'F'"),
-    (None, "stride_order must be 'C', 'F'"),
-    ((0,), "same length as the number of dimensions"),
-    ((0, 0), "axis 0 appears multiple times"),
-    ((0, 2), "axis 2 out of range"),
-])
+@pytest.mark.parametrize(
+    "order, message",
+    [
+        ("K", "stride_order must be 'C', 'F'"),
+        ("c", "stride_order must be 'C', 'F'"),
+        (None, "stride_order must be 'C', 'F'"),
+        ((0,), "same length as the number of dimensions"),
+        ((0, 0), "axis 0 appears multiple times"),
+        ((0, 2), "axis 2 out of range"),
+    ],
+)
 def test_dense_rejects_bad_orders(L, order, message) -> None:  # noqa: N803
     with pytest.raises(ValueError, match=message):
         L.dense((2, 3), 4, order)
@@ -195,13 +210,16 @@ def test_to_dense_and_dense_like(L) -> None:  # noqa: N803
 # -- properties -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("shape, strides, order", [
-    ((4, 3, 2), (1, 4, 12), (2, 1, 0)),
-    ((3, 4), (-4, 1), (0, 1)),
-    ((5, 1, 7), (1, 0, 5), (2, 0, 1)),
-    ((2, 3, 4), (1, 1, 1), (2, 1, 0)),  # equal strides: the larger extent first
-    ((2, 2), (1, 1), (0, 1)),  # a full tie keeps the axes in order
-])
+@pytest.mark.parametrize(
+    "shape, strides, order",
+    [
+        ((4, 3, 2), (1, 4, 12), (2, 1, 0)),
+        ((3, 4), (-4, 1), (0, 1)),
+        ((5, 1, 7), (1, 0, 5), (2, 0, 1)),
+        ((2, 3, 4), (1, 1, 1), (2, 1, 0)),  # equal strides: the larger extent first
+        ((2, 2), (1, 1), (0, 1)),  # a full tie keeps the axes in order
+    ],
+)
 def test_stride_order(L, shape, strides, order) -> None:  # noqa: N803
     assert L(shape, strides, 1).stride_order == order
 
@@ -217,15 +235,18 @@ def test_contiguity(L) -> None:  # noqa: N803
     assert L((0, 5), (7, 3), 4).is_dense  # nothing to address, nothing out of place
 
 
-@pytest.mark.parametrize("shape, strides, unique", [
-    ((4, 3), (3, 1), True),
-    ((2, 2), (3, 2), True),
-    ((3, 2), (-3, 1), True),
-    ((3, 2), (0, 1), False),
-    ((2, 3), (1, 1), False),
-    ((1, 3), (0, 1), True),
-    ((0, 3), (0, 0), True),
-])
+@pytest.mark.parametrize(
+    "shape, strides, unique",
+    [
+        ((4, 3), (3, 1), True),
+        ((2, 2), (3, 2), True),
+        ((3, 2), (-3, 1), True),
+        ((3, 2), (0, 1), False),
+        ((2, 3), (1, 1), False),
+        ((1, 3), (0, 1), True),
+        ((0, 3), (0, 0), True),
+    ],
+)
 def test_is_unique(L, shape, strides, unique) -> None:  # noqa: N803
     layout = L(shape, strides, 1)
     assert layout.is_unique is unique
@@ -269,12 +290,15 @@ def test_permuted(L, name) -> None:  # noqa: N803
         assert_matches(of(L, view).permuted(perm), view.transpose(perm), view)
 
 
-@pytest.mark.parametrize("perm, message", [
-    ((0, 1, 2), "same length as the number of dimensions"),
-    ((1, 1), "axis 1 appears multiple times"),
-    ((0, 5), "axis 5 out of range"),
-    ((0, -3), "axis -3 out of range"),
-])
+@pytest.mark.parametrize(
+    "perm, message",
+    [
+        ((0, 1, 2), "same length as the number of dimensions"),
+        ((1, 1), "axis 1 appears multiple times"),
+        ((0, 5), "axis 5 out of range"),
+        ((0, -3), "axis -3 out of range"),
+    ],
+)
 def test_permuted_rejects(L, perm, message) -> None:  # noqa: N803
     with pytest.raises(ValueError, match=message):
         L((2, 3), None, 4).permuted(perm)
@@ -282,10 +306,21 @@ def test_permuted_rejects(L, perm, message) -> None:  # noqa: N803
         L((2, 3), None, 4).permuted([1, 0])
 
 
-@pytest.mark.parametrize("index", [
-    np.s_[1], np.s_[-1], np.s_[::-1], np.s_[1:, 2], np.s_[:, ::-2, 1:4], np.s_[0, 0, 0, 0],
-    np.s_[1, :, 3:1:-1, ::2], np.s_[()], np.s_[:, 5:], np.s_[10:-10:-1],
-])
+@pytest.mark.parametrize(
+    "index",
+    [
+        np.s_[1],
+        np.s_[-1],
+        np.s_[::-1],
+        np.s_[1:, 2],
+        np.s_[:, ::-2, 1:4],
+        np.s_[0, 0, 0, 0],
+        np.s_[1, :, 3:1:-1, ::2],
+        np.s_[()],
+        np.s_[:, 5:],
+        np.s_[10:-10:-1],
+    ],
+)
 def test_sliced(L, index) -> None:  # noqa: N803
     layout = of(L, BASE)
     view = BASE[index + (...,)] if isinstance(index, tuple) else BASE[index]
@@ -298,25 +333,40 @@ def test_empty_slice_zeroes_the_strides(L) -> None:  # noqa: N803
     assert (layout.shape, layout.strides, layout.offset_bounds) == ((0, 5), (0, 0), (0, -1))
 
 
-@pytest.mark.parametrize("index, error, message", [
-    (np.s_[::0], ValueError, "step cannot be zero"),
-    (np.s_[1, 2, 3], ValueError, "greater than the number of dimensions"),
-    (np.s_[4], ValueError, "out of range for axis 0"),
-    (np.s_[:, -6], ValueError, "out of range for axis 1"),
-    (np.s_[...], TypeError, "Expected slice instance or integer"),
-    (np.s_[None], TypeError, "Expected slice instance or integer"),
-    ([0, 1], TypeError, "Expected slice instance or integer"),
-])
+@pytest.mark.parametrize(
+    "index, error, message",
+    [
+        (np.s_[::0], ValueError, "step cannot be zero"),
+        (np.s_[1, 2, 3], ValueError, "greater than the number of dimensions"),
+        (np.s_[4], ValueError, "out of range for axis 0"),
+        (np.s_[:, -6], ValueError, "out of range for axis 1"),
+        (np.s_[...], TypeError, "Expected slice instance or integer"),
+        (np.s_[None], TypeError, "Expected slice instance or integer"),
+        ([0, 1], TypeError, "Expected slice instance or integer"),
+    ],
+)
 def test_sliced_rejects(L, index, error, message) -> None:  # noqa: N803
     with pytest.raises(error, match=message):
         L((4, 5), None, 2)[index]
 
 
-@pytest.mark.parametrize("view_name, shape", [
-    ("c", (6, 20)), ("c", (120,)), ("c", (2, 1, 60, 1)), ("c", (-1, 5)),
-    ("sliced", (2, 10)), ("sliced", (2, 2, 5, 1)), ("reversed", (2, 1, 3, 4, 5)), ("reversed", (2, 3, 2, 2, 5)),
-    ("transposed", (2, 2, 2, 5, 3)), ("stepped", (1, 2, 2, 3, 1)), ("scalar", (1, 1)), ("empty", (5, 0)),
-])
+@pytest.mark.parametrize(
+    "view_name, shape",
+    [
+        ("c", (6, 20)),
+        ("c", (120,)),
+        ("c", (2, 1, 60, 1)),
+        ("c", (-1, 5)),
+        ("sliced", (2, 10)),
+        ("sliced", (2, 2, 5, 1)),
+        ("reversed", (2, 1, 3, 4, 5)),
+        ("reversed", (2, 3, 2, 2, 5)),
+        ("transposed", (2, 2, 2, 5, 3)),
+        ("stepped", (1, 2, 2, 3, 1)),
+        ("scalar", (1, 1)),
+        ("empty", (5, 0)),
+    ],
+)
 def test_reshaped(L, view_name, shape) -> None:  # noqa: N803
     view = VIEWS[view_name](BASE)
     expected = view.reshape(shape, copy=False)
@@ -326,15 +376,18 @@ def test_reshaped(L, view_name, shape) -> None:  # noqa: N803
         assert reshaped.strides == (0,) * len(shape)
 
 
-@pytest.mark.parametrize("view_name, shape, message", [
-    ("c", (7, -1), "original volume 120 must be divisible by the specified sub-volume 7"),
-    ("c", (121,), "original volume 120 and the new volume 121 must be equal"),
-    ("c", (-1, -1), "at most one -1 extent"),
-    ("c", (-3, 40), "Extents must be non-negative"),
-    ("empty", (0, -1), "-1 extent is ambiguous"),
-    ("transposed", (120,), "incompatible with the new shape"),
-    ("sliced", (20,), "incompatible with the new shape"),
-])
+@pytest.mark.parametrize(
+    "view_name, shape, message",
+    [
+        ("c", (7, -1), "original volume 120 must be divisible by the specified sub-volume 7"),
+        ("c", (121,), "original volume 120 and the new volume 121 must be equal"),
+        ("c", (-1, -1), "at most one -1 extent"),
+        ("c", (-3, 40), "Extents must be non-negative"),
+        ("empty", (0, -1), "-1 extent is ambiguous"),
+        ("transposed", (120,), "incompatible with the new shape"),
+        ("sliced", (20,), "incompatible with the new shape"),
+    ],
+)
 def test_reshaped_rejects(L, view_name, shape, message) -> None:  # noqa: N803
     view = VIEWS[view_name](BASE)
     with pytest.raises(ValueError, match=message):
@@ -371,10 +424,15 @@ def test_flattened_masks_combine(L) -> None:  # noqa: N803
     assert c.flattened(mask=mask).shape == other.flattened(mask=mask).shape == (4, 15)
 
 
-@pytest.mark.parametrize("kwargs, error", [
-    ({"start_axis": 4}, ValueError), ({"end_axis": -5}, ValueError), ({"mask": -1}, OverflowError),
-    ({"mask": "1"}, TypeError),
-])
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        ({"start_axis": 4}, ValueError),
+        ({"end_axis": -5}, ValueError),
+        ({"mask": -1}, OverflowError),
+        ({"mask": "1"}, TypeError),
+    ],
+)
 def test_flattened_rejects(L, kwargs, error) -> None:  # noqa: N803
     with pytest.raises(error):
         L((2, 3, 4, 5), None, 4).flattened(**kwargs)
@@ -401,14 +459,17 @@ def test_unsqueezed_nothing_keeps_the_layout(L) -> None:  # noqa: N803
     assert L((2, 3), None, 4).unsqueezed(()).strides is None
 
 
-@pytest.mark.parametrize("axes, error, message", [
-    (3, ValueError, "Invalid axis: 3 out of range"),
-    (-4, ValueError, "Invalid axis: -4 out of range"),
-    ((0, 0), ValueError, "appears multiple times"),
-    ((1, -3), ValueError, "appears multiple times"),
-    (tuple(range(63)), ValueError, "at most 64 dimensions"),
-    ("a", TypeError, None),
-])
+@pytest.mark.parametrize(
+    "axes, error, message",
+    [
+        (3, ValueError, "Invalid axis: 3 out of range"),
+        (-4, ValueError, "Invalid axis: -4 out of range"),
+        ((0, 0), ValueError, "appears multiple times"),
+        ((1, -3), ValueError, "appears multiple times"),
+        (tuple(range(63)), ValueError, "at most 64 dimensions"),
+        ("a", TypeError, None),
+    ],
+)
 def test_unsqueezed_rejects(L, axes, error, message) -> None:  # noqa: N803
     with pytest.raises(error, match=message):
         L((2, 3), None, 4).unsqueezed(axes)
@@ -424,19 +485,28 @@ def test_broadcast_to(L, shape) -> None:  # noqa: N803
     assert broadcast.is_unique is (broadcast.volume in (0, layout.volume))  # no element repeated
 
 
-@pytest.mark.parametrize("shape, message", [
-    ((5,), "must be greater than or equal to"),
-    ((2, 1, 5), "extent 3 of axis 0 must be 1 or equal"),
-    ((3, 1, -5), "Extents must be non-negative"),
-])
+@pytest.mark.parametrize(
+    "shape, message",
+    [
+        ((5,), "must be greater than or equal to"),
+        ((2, 1, 5), "extent 3 of axis 0 must be 1 or equal"),
+        ((3, 1, -5), "Extents must be non-negative"),
+    ],
+)
 def test_broadcast_to_rejects(L, shape, message) -> None:  # noqa: N803
     with pytest.raises(ValueError, match=message):
         L((3, 1, 5), None, 4).broadcast_to(shape)
 
 
-@pytest.mark.parametrize("dtype, new_dtype", [
-    (np.int32, np.int64), (np.int32, np.int16), (np.int16, np.complex128), (np.int64, np.int8),
-])
+@pytest.mark.parametrize(
+    "dtype, new_dtype",
+    [
+        (np.int32, np.int64),
+        (np.int32, np.int16),
+        (np.int16, np.complex128),
+        (np.int64, np.int8),
+    ],
+)
 def test_repacked_matches_numpy_views(L, dtype, new_dtype) -> None:  # noqa: N803
     base = np.arange(4 * 3 * 16, dtype=np.int8).view(dtype)
     base = base.reshape(4, 3, -1)
@@ -456,15 +526,18 @@ def test_repacked_details(L) -> None:  # noqa: N803
     assert layout[:, 2:].repacked(8).slice_offset == 1
 
 
-@pytest.mark.parametrize("layout_args, kwargs, message", [
-    (((2, 4), None, 4), {"itemsize": 0}, "greater than zero"),
-    (((2, 4), None, 4), {"itemsize": 8, "axis": 0}, "axis 0 stride must be 1"),
-    (((2, 4), None, 4), {"itemsize": 8, "axis": 2}, "Invalid axis: 2 out of range"),
-    (((2, 3), None, 4), {"itemsize": 8}, r"extent \(3\) must be divisible by 2"),
-    (((2, 4), (5, 1), 4), {"itemsize": 8}, r"axis 0 stride \(5\) must be divisible by 2"),
-    (((2, 4), None, 4), {"itemsize": 8, "data_ptr": 4}, r"data pointer \(4\) must be aligned"),
-    (((2, 0), (0, 1), 4), {"itemsize": 2}, "extent must be non-zero"),
-])
+@pytest.mark.parametrize(
+    "layout_args, kwargs, message",
+    [
+        (((2, 4), None, 4), {"itemsize": 0}, "greater than zero"),
+        (((2, 4), None, 4), {"itemsize": 8, "axis": 0}, "axis 0 stride must be 1"),
+        (((2, 4), None, 4), {"itemsize": 8, "axis": 2}, "Invalid axis: 2 out of range"),
+        (((2, 3), None, 4), {"itemsize": 8}, r"extent \(3\) must be divisible by 2"),
+        (((2, 4), (5, 1), 4), {"itemsize": 8}, r"axis 0 stride \(5\) must be divisible by 2"),
+        (((2, 4), None, 4), {"itemsize": 8, "data_ptr": 4}, r"data pointer \(4\) must be aligned"),
+        (((2, 0), (0, 1), 4), {"itemsize": 2}, "extent must be non-zero"),
+    ],
+)
 def test_repacked_rejects(L, layout_args, kwargs, message) -> None:  # noqa: N803
     with pytest.raises(ValueError, match=message):
         L(*layout_args).repacked(**kwargs)
@@ -475,14 +548,17 @@ def test_repacked_rejects_an_odd_slice_offset(L) -> None:  # noqa: N803
         L((2, 4), None, 4)[:, 1:3].repacked(8)
 
 
-@pytest.mark.parametrize("layout_args, kwargs, expected", [
-    (((2, 4), None, 4), {}, 16),
-    (((2, 6), None, 4), {}, 8),
-    (((2, 6), None, 4), {"max_itemsize": 48}, 24),
-    (((2, 4), None, 4), {"data_ptr": 4}, 4),
-    (((2, 4), None, 4), {"axis": 0}, 4),  # stride 4: cannot repack along it
-    (((3, 4), (6, 1), 2), {}, 4),
-])
+@pytest.mark.parametrize(
+    "layout_args, kwargs, expected",
+    [
+        (((2, 4), None, 4), {}, 16),
+        (((2, 6), None, 4), {}, 8),
+        (((2, 6), None, 4), {"max_itemsize": 48}, 24),
+        (((2, 4), None, 4), {"data_ptr": 4}, 4),
+        (((2, 4), None, 4), {"axis": 0}, 4),  # stride 4: cannot repack along it
+        (((3, 4), (6, 1), 2), {}, 4),
+    ],
+)
 def test_max_compatible_itemsize(L, layout_args, kwargs, expected) -> None:  # noqa: N803
     layout = L(*layout_args)
     result = layout.max_compatible_itemsize(**kwargs)
@@ -491,11 +567,14 @@ def test_max_compatible_itemsize(L, layout_args, kwargs, expected) -> None:  # n
         assert layout.repacked(result, data_ptr=kwargs.get("data_ptr", 0)).itemsize == result
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"max_itemsize": 0}, "greater than zero"),
-    ({"max_itemsize": 2}, r"cannot be less than itemsize \(4\)"),
-    ({"axis": 5}, "Invalid axis: 5 out of range"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"max_itemsize": 0}, "greater than zero"),
+        ({"max_itemsize": 2}, r"cannot be less than itemsize \(4\)"),
+        ({"axis": 5}, "Invalid axis: 5 out of range"),
+    ],
+)
 def test_max_compatible_itemsize_rejects(L, kwargs, message) -> None:  # noqa: N803
     with pytest.raises(ValueError, match=message):
         L((2, 4), None, 4).max_compatible_itemsize(**kwargs)

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Linker and LinkerOptions without a GPU: the names and signatures of NVIDIA's cuda.core 1.2,
 each option's nvJitLink flag and cuLink* option, the checks and their error types, and the
 backend this machine really picks (decided in a fresh interpreter, so its warning is seen)."""
@@ -25,15 +27,18 @@ def parameters(function) -> list[tuple[str, object, str]]:
 @pytest.fixture(scope="module")
 def linker_module(cuda_core):
     from cuda.core import _linker
+
     return _linker
 
 
 @pytest.fixture
 def options(linker_module):
     """LinkerOptions with a fixed arch (no driver needed), other fields as given."""
+
     def make(**fields):
         fields.setdefault("arch", ARCH)
         return linker_module.LinkerOptions(**fields)
+
     return make
 
 
@@ -48,11 +53,13 @@ def backend(linker_module) -> str:
 @pytest.fixture(scope="module")
 def driver(cuda_core):
     from cuda.bindings import driver
+
     return driver
 
 
 # ---------------------------------------------------------------------------------------------
 # Names and signatures, as NVIDIA's stubs give them.
+
 
 def test_names_are_cuda_cores(cuda_core, linker_module) -> None:
     assert linker_module.__all__ == ["Linker", "LinkerOptions"]
@@ -65,32 +72,66 @@ def test_linker_signatures(linker_module) -> None:
     # Linker(*object_codes, options=None): a cdef class's __init__ shows no signature, so its
     # shape is checked by calls in test_linker_takes_object_codes_and_options_only.
     Linker = linker_module.Linker
-    assert parameters(Linker.link) == [("self", EMPTY, "POSITIONAL_OR_KEYWORD"),
-                                       ("target_type", EMPTY, "POSITIONAL_OR_KEYWORD")]
+    assert parameters(Linker.link) == [
+        ("self", EMPTY, "POSITIONAL_OR_KEYWORD"),
+        ("target_type", EMPTY, "POSITIONAL_OR_KEYWORD"),
+    ]
     for method in ("get_error_log", "get_info_log", "close"):
         assert parameters(getattr(Linker, method)) == [("self", EMPTY, "POSITIONAL_OR_KEYWORD")], method
     assert {name for name in dir(Linker) if not name.startswith("_")} == {
-        "close", "get_error_log", "get_info_log", "handle", "is_closed", "link", "which_backend"}
+        "close",
+        "get_error_log",
+        "get_info_log",
+        "handle",
+        "is_closed",
+        "link",
+        "which_backend",
+    }
     for name in ("handle", "is_closed"):
-        assert isinstance(inspect.getattr_static(Linker, name), property) or \
-            type(inspect.getattr_static(Linker, name)).__name__ == "getset_descriptor", name
+        assert (
+            isinstance(inspect.getattr_static(Linker, name), property)
+            or type(inspect.getattr_static(Linker, name)).__name__ == "getset_descriptor"
+        ), name
     which = inspect.getattr_static(Linker, "which_backend")
     assert isinstance(which, classmethod) and not isinstance(which, property)
 
 
 def test_options_fields_and_defaults(linker_module) -> None:
     fields = [(field.name, field.default) for field in dataclasses.fields(linker_module.LinkerOptions)]
-    names = ["name", "arch", "max_register_count", "time", "verbose", "link_time_optimization", "ptx",
-             "optimization_level", "debug", "lineinfo", "ftz", "prec_div", "prec_sqrt", "fma", "kernels_used",
-             "variables_used", "optimize_unused_variables", "ptxas_options", "split_compile",
-             "split_compile_extended", "no_cache", "numba_debug"]
+    names = [
+        "name",
+        "arch",
+        "max_register_count",
+        "time",
+        "verbose",
+        "link_time_optimization",
+        "ptx",
+        "optimization_level",
+        "debug",
+        "lineinfo",
+        "ftz",
+        "prec_div",
+        "prec_sqrt",
+        "fma",
+        "kernels_used",
+        "variables_used",
+        "optimize_unused_variables",
+        "ptxas_options",
+        "split_compile",
+        "split_compile_extended",
+        "no_cache",
+        "numba_debug",
+    ]
     assert fields == [("name", "<default linker>")] + [(name, None) for name in names[1:]]
-    assert parameters(linker_module.LinkerOptions.as_bytes) == [("self", EMPTY, "POSITIONAL_OR_KEYWORD"),
-                                                                ("backend", "nvjitlink", "POSITIONAL_OR_KEYWORD")]
+    assert parameters(linker_module.LinkerOptions.as_bytes) == [
+        ("self", EMPTY, "POSITIONAL_OR_KEYWORD"),
+        ("backend", "nvjitlink", "POSITIONAL_OR_KEYWORD"),
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
 # LinkerOptions: the checks made when the options are made.
+
 
 def test_name_none_is_the_default_and_arch_is_kept(options) -> None:
     made = options(name=None, arch="sm_80")
@@ -102,8 +143,7 @@ def test_arch_none_needs_a_driver(cuda_core, linker_module, no_driver) -> None:
         linker_module.LinkerOptions()
 
 
-@pytest.mark.parametrize("field, value", [("kernels_used", 3), ("variables_used", ["v", 1]),
-                                          ("ptxas_options", {"-v"})])
+@pytest.mark.parametrize("field, value", [("kernels_used", 3), ("variables_used", ["v", 1]), ("ptxas_options", {"-v"})])
 def test_name_lists_take_str_or_lists_of_str(options, field, value) -> None:
     with pytest.raises(TypeError, match=field):
         options(**{field: value})
@@ -118,31 +158,37 @@ def test_numba_debug_is_deprecated(options) -> None:
 # ---------------------------------------------------------------------------------------------
 # nvJitLink's flags: -arch= first, then each field set.
 
-@pytest.mark.parametrize("fields, flags", [
-    ({"max_register_count": 32}, ["-maxrregcount=32"]),
-    ({"time": True}, ["-time"]),
-    ({"time": False}, ["-time"]),  # nvJitLink's -time takes no value: any value asks for it
-    ({"verbose": True}, ["-verbose"]),
-    ({"verbose": False}, []),
-    ({"link_time_optimization": True, "ptx": True}, ["-lto", "-ptx"]),
-    ({"optimization_level": 0}, ["-O0"]),
-    ({"optimization_level": 3}, ["-O3"]),
-    ({"debug": True, "lineinfo": True}, ["-g", "-lineinfo"]),
-    ({"debug": False, "lineinfo": False}, []),
-    ({"ftz": True, "prec_div": False, "prec_sqrt": True, "fma": False},
-     ["-ftz=true", "-prec-div=false", "-prec-sqrt=true", "-fma=false"]),
-    ({"kernels_used": "A"}, ["-kernels-used=A"]),
-    ({"kernels_used": ["C", "B"]}, ["-kernels-used=C", "-kernels-used=B"]),
-    ({"variables_used": ("v1", "v2")}, ["-variables-used=v1", "-variables-used=v2"]),
-    ({"optimize_unused_variables": True}, ["-optimize-unused-variables"]),
-    ({"ptxas_options": "-v"}, ["-Xptxas=-v"]),
-    ({"ptxas_options": ("-v", "--verbose")}, ["-Xptxas=-v", "-Xptxas=--verbose"]),
-    ({"ptxas_options": []}, []),
-    ({"split_compile": 0, "split_compile_extended": 4}, ["-split-compile=0", "-split-compile-extended=4"]),
-    ({"split_compile": True}, ["-split-compile=1"]),
-    ({"no_cache": True}, ["-no-cache"]),
-    ({"no_cache": False}, []),
-])
+
+@pytest.mark.parametrize(
+    "fields, flags",
+    [
+        ({"max_register_count": 32}, ["-maxrregcount=32"]),
+        ({"time": True}, ["-time"]),
+        ({"time": False}, ["-time"]),  # nvJitLink's -time takes no value: any value asks for it
+        ({"verbose": True}, ["-verbose"]),
+        ({"verbose": False}, []),
+        ({"link_time_optimization": True, "ptx": True}, ["-lto", "-ptx"]),
+        ({"optimization_level": 0}, ["-O0"]),
+        ({"optimization_level": 3}, ["-O3"]),
+        ({"debug": True, "lineinfo": True}, ["-g", "-lineinfo"]),
+        ({"debug": False, "lineinfo": False}, []),
+        (
+            {"ftz": True, "prec_div": False, "prec_sqrt": True, "fma": False},
+            ["-ftz=true", "-prec-div=false", "-prec-sqrt=true", "-fma=false"],
+        ),
+        ({"kernels_used": "A"}, ["-kernels-used=A"]),
+        ({"kernels_used": ["C", "B"]}, ["-kernels-used=C", "-kernels-used=B"]),
+        ({"variables_used": ("v1", "v2")}, ["-variables-used=v1", "-variables-used=v2"]),
+        ({"optimize_unused_variables": True}, ["-optimize-unused-variables"]),
+        ({"ptxas_options": "-v"}, ["-Xptxas=-v"]),
+        ({"ptxas_options": ("-v", "--verbose")}, ["-Xptxas=-v", "-Xptxas=--verbose"]),
+        ({"ptxas_options": []}, []),
+        ({"split_compile": 0, "split_compile_extended": 4}, ["-split-compile=0", "-split-compile-extended=4"]),
+        ({"split_compile": True}, ["-split-compile=1"]),
+        ({"no_cache": True}, ["-no-cache"]),
+        ({"no_cache": False}, []),
+    ],
+)
 def test_nvjitlink_flags(options, fields, flags) -> None:
     made = options(**fields)
     assert made._prepare_nvjitlink_options() == [f"-arch={ARCH}", *flags]
@@ -161,19 +207,35 @@ def test_as_bytes_needs_the_nvjitlink_backend(options, backend) -> None:
         with pytest.raises(RuntimeError, match="nvJitLink backend is not available"):
             made.as_bytes("nvjitlink")
     else:
-        assert made.as_bytes() == made.as_bytes("NVJITLINK") == [
-            f"-arch={ARCH}".encode(), b"-maxrregcount=32", b"-g", b"-ftz=true"]
+        assert (
+            made.as_bytes()
+            == made.as_bytes("NVJITLINK")
+            == [f"-arch={ARCH}".encode(), b"-maxrregcount=32", b"-g", b"-ftz=true"]
+        )
 
 
 # ---------------------------------------------------------------------------------------------
 # The driver's cuLinkCreate options: four log entries, then the fields set.
 
+
 def test_driver_options_for_every_field_it_takes(options, driver) -> None:
     option = driver.CUjit_option
-    values, keys = options(arch="sm_80", max_register_count=32, verbose=True, link_time_optimization=True,
-                           optimization_level=2, debug=True, lineinfo=True, no_cache=True)._prepare_driver_options()
-    assert keys[:4] == [option.CU_JIT_INFO_LOG_BUFFER, option.CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
-                        option.CU_JIT_ERROR_LOG_BUFFER, option.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES]
+    values, keys = options(
+        arch="sm_80",
+        max_register_count=32,
+        verbose=True,
+        link_time_optimization=True,
+        optimization_level=2,
+        debug=True,
+        lineinfo=True,
+        no_cache=True,
+    )._prepare_driver_options()
+    assert keys[:4] == [
+        option.CU_JIT_INFO_LOG_BUFFER,
+        option.CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+        option.CU_JIT_ERROR_LOG_BUFFER,
+        option.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+    ]
     assert isinstance(values[0], bytearray) and isinstance(values[2], bytearray)
     assert values[1] == len(values[0]) and values[3] == len(values[2]) and values[0] is not values[2]
     assert dict(zip(keys[4:], values[4:])) == {
@@ -190,13 +252,21 @@ def test_driver_options_for_every_field_it_takes(options, driver) -> None:
 
 
 def test_driver_options_left_false_are_not_passed(options, driver) -> None:
-    values, keys = options(verbose=False, link_time_optimization=False, debug=False, lineinfo=False,
-                           no_cache=False)._prepare_driver_options()
+    values, keys = options(
+        verbose=False, link_time_optimization=False, debug=False, lineinfo=False, no_cache=False
+    )._prepare_driver_options()
     assert keys[4:] == [driver.CUjit_option.CU_JIT_TARGET]
 
 
-@pytest.mark.parametrize("arch, member", [("sm_90", "CU_TARGET_COMPUTE_90"), ("compute_80", "CU_TARGET_COMPUTE_80"),
-                                          ("sm_90a", "CU_TARGET_COMPUTE_90A"), ("sm_100f", "CU_TARGET_COMPUTE_100F")])
+@pytest.mark.parametrize(
+    "arch, member",
+    [
+        ("sm_90", "CU_TARGET_COMPUTE_90"),
+        ("compute_80", "CU_TARGET_COMPUTE_80"),
+        ("sm_90a", "CU_TARGET_COMPUTE_90A"),
+        ("sm_100f", "CU_TARGET_COMPUTE_100F"),
+    ],
+)
 def test_driver_target_of_each_arch_spelling(options, driver, arch, member) -> None:
     if not hasattr(driver.CUjit_target, member):  # cuda-bindings 12.8 has no family targets
         with pytest.raises(AttributeError, match=f"CUjit_target has no {member}"):
@@ -213,18 +283,34 @@ def test_driver_rejects_an_unknown_arch_first(options, arch) -> None:
         options(arch=arch, ptx=True)._prepare_driver_options()
 
 
-@pytest.mark.parametrize("field, value", [("time", True), ("time", False), ("ptx", True), ("ptxas_options", []),
-                                          ("split_compile", 0), ("split_compile_extended", 1)])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("time", True),
+        ("time", False),
+        ("ptx", True),
+        ("ptxas_options", []),
+        ("split_compile", 0),
+        ("split_compile_extended", 1),
+    ],
+)
 def test_driver_refuses_nvjitlink_only_options(options, field, value) -> None:
     with pytest.raises(ValueError, match=f"{field} option is not supported by the driver API"):
         options(**{field: value})._prepare_driver_options()
 
 
-@pytest.mark.parametrize("field, value, wording", [
-    ("ftz", True, "ftz option is deprecated"), ("prec_div", True, "prec_div option is deprecated"),
-    ("prec_sqrt", False, "prec_sqrt option is deprecated"), ("fma", True, "fma options is deprecated"),
-    ("kernels_used", "k", "kernels_used is deprecated"), ("variables_used", ["v"], "variables_used is deprecated"),
-    ("optimize_unused_variables", True, "optimize_unused_variables is deprecated")])
+@pytest.mark.parametrize(
+    "field, value, wording",
+    [
+        ("ftz", True, "ftz option is deprecated"),
+        ("prec_div", True, "prec_div option is deprecated"),
+        ("prec_sqrt", False, "prec_sqrt option is deprecated"),
+        ("fma", True, "fma options is deprecated"),
+        ("kernels_used", "k", "kernels_used is deprecated"),
+        ("variables_used", ["v"], "variables_used is deprecated"),
+        ("optimize_unused_variables", True, "optimize_unused_variables is deprecated"),
+    ],
+)
 def test_driver_ignores_deprecated_options_with_a_warning(options, field, value, wording) -> None:
     with pytest.warns(DeprecationWarning, match=wording):
         values, keys = options(**{field: value})._prepare_driver_options()
@@ -270,13 +356,16 @@ def test_backend_is_nvjitlink_where_it_loads_else_the_driver_with_one_warning(cu
 
 
 def test_getting_linker_loads_no_nvjitlink_library(cuda_core) -> None:
-    probe = ("import sys, cuda.core; print('cuda.core._linker' in sys.modules); cuda.core.Linker, cuda.core.LinkerOptions; "
-             "print('cuda.core._linker' in sys.modules, 'libnvJitLink' in open('/proc/self/maps').read())")
+    probe = (
+        "import sys, cuda.core; print('cuda.core._linker' in sys.modules); cuda.core.Linker, cuda.core.LinkerOptions; "
+        "print('cuda.core._linker' in sys.modules, 'libnvJitLink' in open('/proc/self/maps').read())"
+    )
     assert python(probe).split() == ["False", "True", "False"]
 
 
 # ---------------------------------------------------------------------------------------------
 # Linker: what is checked before any backend is asked.
+
 
 def test_linker_needs_object_codes(linker_module, options) -> None:
     with pytest.raises(ValueError, match="At least one ObjectCode object must be provided"):
@@ -312,6 +401,7 @@ def test_ptx_program_gets_the_linkers_checks(cuda_core, backend) -> None:
     if backend != "driver":
         pytest.skip("nvJitLink links here: it takes ptxas_options")
     from cuda.core._program import Program, ProgramOptions
+
     with pytest.raises(ValueError, match="ptxas_options option is not supported by the driver API"):
         Program(PTX.decode(), "ptx", ProgramOptions(arch=ARCH, ptxas_options="-v"))
 
@@ -320,12 +410,15 @@ def test_ptx_program_gets_the_linkers_checks(cuda_core, backend) -> None:
 # Real links through nvJitLink, which needs no GPU: LTO-IR from NVRTC, and a failing link.
 
 ADD_ONE = 'extern "C" __device__ int add_one(int x) { return x + 1; }'
-CALLER = ('extern "C" __device__ int add_one(int);\n'
-          'extern "C" __global__ void bump(int* data) { data[threadIdx.x] = add_one(data[threadIdx.x]); }')
+CALLER = (
+    'extern "C" __device__ int add_one(int);\n'
+    'extern "C" __global__ void bump(int* data) { data[threadIdx.x] = add_one(data[threadIdx.x]); }'
+)
 
 
 def ltoir(cuda_core, source: str):
     from cuda.core import Program, ProgramOptions
+
     options = ProgramOptions(arch=ARCH, relocatable_device_code=True, link_time_optimization=True)
     return Program(source, "c++", options).compile("ltoir")
 
@@ -346,6 +439,7 @@ def test_a_failing_link_carries_nvjitlinks_log(cuda_core, linker_module, options
     if backend != "nvJitLink":
         pytest.skip("nvJitLink's errors: the driver backend reports its own")
     from cuda.bindings.nvjitlink import nvJitLinkError
+
     linker = linker_module.Linker(ltoir(cuda_core, CALLER), options=options(link_time_optimization=True))
     with pytest.raises(nvJitLinkError, match="add_one"):  # undefined: the log names the symbol
         linker.link("cubin")

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Memory without a GPU: the names and signatures of NVIDIA's cuda.core 1.2, Buffer over host
 memory from a user's MemoryResource (properties, close and collection, the buffer protocol,
 DLPack read back by numpy), the options and their validation, Host, and the errors that need
@@ -16,22 +18,38 @@ import weakref
 import numpy as np
 import pytest
 
-MEMORY_NAMES = {"Buffer", "DeviceMemoryResource", "DeviceMemoryResourceOptions", "GraphMemoryResource",
-                "IPCAllocationHandle", "IPCBufferDescriptor", "LegacyPinnedMemoryResource", "ManagedBuffer",
-                "ManagedMemoryResource", "ManagedMemoryResourceOptions", "MemoryResource", "PinnedMemoryResource",
-                "PinnedMemoryResourceOptions", "VirtualMemoryResource", "VirtualMemoryResourceOptions"}
+MEMORY_NAMES = {
+    "Buffer",
+    "DeviceMemoryResource",
+    "DeviceMemoryResourceOptions",
+    "GraphMemoryResource",
+    "IPCAllocationHandle",
+    "IPCBufferDescriptor",
+    "LegacyPinnedMemoryResource",
+    "ManagedBuffer",
+    "ManagedMemoryResource",
+    "ManagedMemoryResourceOptions",
+    "MemoryResource",
+    "PinnedMemoryResource",
+    "PinnedMemoryResourceOptions",
+    "VirtualMemoryResource",
+    "VirtualMemoryResourceOptions",
+}
 
 
 def parameters(function) -> list[tuple[str, object, str]]:
     """(name, default, kind) of each parameter, as NVIDIA's stubs declare them."""
     empty = inspect.Parameter.empty
-    return [(p.name, "required" if p.default is empty else p.default, p.kind.name[:3])
-            for p in inspect.signature(function).parameters.values()]
+    return [
+        (p.name, "required" if p.default is empty else p.default, p.kind.name[:3])
+        for p in inspect.signature(function).parameters.values()
+    ]
 
 
 @pytest.fixture(scope="session")
 def memory(cuda_core):
     from cuda.core import _memory
+
     return _memory
 
 
@@ -95,6 +113,7 @@ class LegacyOnly:
 # ---------------------------------------------------------------------------------------------
 # Names and signatures
 
+
 def test_memory_names_are_nvidias(cuda_core, memory) -> None:
     star: dict = {}
     exec("from cuda.core._memory import *", star)  # noqa: S102
@@ -103,54 +122,136 @@ def test_memory_names_are_nvidias(cuda_core, memory) -> None:
         assert getattr(cuda_core, name) is getattr(memory, name) and name in cuda_core.__all__, name
     assert cuda_core.Host.__module__ == "cuda.core._host" and "Host" in cuda_core.__all__
     import cuda.core.utils
+
     assert {"prefetch_batch", "discard_batch", "discard_prefetch_batch"} <= set(cuda.core.utils.__all__)
     from cuda.core._dlpack import DLDeviceType
-    assert [(t.name, int(t)) for t in DLDeviceType] == [("kDLCPU", 1), ("kDLCUDA", 2), ("kDLCUDAHost", 3),
-                                                         ("kDLCUDAManaged", 13)]
+
+    assert [(t.name, int(t)) for t in DLDeviceType] == [
+        ("kDLCPU", 1),
+        ("kDLCUDA", 2),
+        ("kDLCUDAHost", 3),
+        ("kDLCUDAManaged", 13),
+    ]
 
 
 def test_buffer_signatures(memory) -> None:
     Buffer = memory.Buffer
-    assert parameters(Buffer.from_handle) == [("ptr", "required", "POS"), ("size", "required", "POS"),
-                                              ("mr", None, "POS"), ("owner", None, "POS"), ("stream", None, "KEY")]
+    assert parameters(Buffer.from_handle) == [
+        ("ptr", "required", "POS"),
+        ("size", "required", "POS"),
+        ("mr", None, "POS"),
+        ("owner", None, "POS"),
+        ("stream", None, "KEY"),
+    ]
     assert isinstance(inspect.getattr_static(Buffer, "from_handle"), staticmethod)
     assert parameters(Buffer.close) == [("self", "required", "POS"), ("stream", None, "POS")]
-    assert parameters(Buffer.copy_to) == [("self", "required", "POS"), ("dst", None, "POS"),
-                                          ("stream", "required", "KEY"), ("options", None, "KEY")]
-    assert parameters(Buffer.copy_from) == [("self", "required", "POS"), ("src", "required", "POS"),
-                                            ("stream", "required", "KEY"), ("options", None, "KEY")]
-    assert parameters(Buffer.fill) == [("self", "required", "POS"), ("value", "required", "POS"),
-                                       ("stream", "required", "KEY")]
+    assert parameters(Buffer.copy_to) == [
+        ("self", "required", "POS"),
+        ("dst", None, "POS"),
+        ("stream", "required", "KEY"),
+        ("options", None, "KEY"),
+    ]
+    assert parameters(Buffer.copy_from) == [
+        ("self", "required", "POS"),
+        ("src", "required", "POS"),
+        ("stream", "required", "KEY"),
+        ("options", None, "KEY"),
+    ]
+    assert parameters(Buffer.fill) == [
+        ("self", "required", "POS"),
+        ("value", "required", "POS"),
+        ("stream", "required", "KEY"),
+    ]
     assert parameters(Buffer.set_deallocation_stream) == [("self", "required", "POS"), ("stream", "required", "POS")]
-    assert parameters(Buffer.__dlpack__) == [("self", "required", "POS"), ("stream", None, "KEY"),
-                                             ("max_version", None, "KEY"), ("dl_device", None, "KEY"),
-                                             ("copy", None, "KEY")]
-    assert parameters(Buffer.from_ipc_descriptor) == [("mr", "required", "POS"), ("ipc_descriptor", "required", "POS"),
-                                                      ("stream", "required", "KEY")]
-    members = {"handle", "size", "memory_resource", "device_id", "is_device_accessible", "is_host_accessible",
-               "is_managed", "is_mapped", "owner", "is_closed", "fill", "copy_to", "copy_from", "close",
-               "set_deallocation_stream", "from_handle", "from_ipc_descriptor", "ipc_descriptor", "__enter__",
-               "__exit__", "__buffer__", "__release_buffer__", "__dlpack__", "__dlpack_device__", "__reduce__"}
+    assert parameters(Buffer.__dlpack__) == [
+        ("self", "required", "POS"),
+        ("stream", None, "KEY"),
+        ("max_version", None, "KEY"),
+        ("dl_device", None, "KEY"),
+        ("copy", None, "KEY"),
+    ]
+    assert parameters(Buffer.from_ipc_descriptor) == [
+        ("mr", "required", "POS"),
+        ("ipc_descriptor", "required", "POS"),
+        ("stream", "required", "KEY"),
+    ]
+    members = {
+        "handle",
+        "size",
+        "memory_resource",
+        "device_id",
+        "is_device_accessible",
+        "is_host_accessible",
+        "is_managed",
+        "is_mapped",
+        "owner",
+        "is_closed",
+        "fill",
+        "copy_to",
+        "copy_from",
+        "close",
+        "set_deallocation_stream",
+        "from_handle",
+        "from_ipc_descriptor",
+        "ipc_descriptor",
+        "__enter__",
+        "__exit__",
+        "__buffer__",
+        "__release_buffer__",
+        "__dlpack__",
+        "__dlpack_device__",
+        "__reduce__",
+    }
     assert members <= set(dir(Buffer))
 
 
 def test_resource_signatures(memory) -> None:
-    for cls in (memory.MemoryResource, memory.DeviceMemoryResource, memory.PinnedMemoryResource,
-                memory.ManagedMemoryResource):
-        assert parameters(cls.allocate) == [("self", "required", "POS"), ("size", "required", "POS"),
-                                            ("stream", "required", "KEY")], cls
-        assert parameters(cls.deallocate) == [("self", "required", "POS"), ("ptr", "required", "POS"),
-                                              ("size", "required", "POS"), ("stream", "required", "KEY")], cls
+    for cls in (
+        memory.MemoryResource,
+        memory.DeviceMemoryResource,
+        memory.PinnedMemoryResource,
+        memory.ManagedMemoryResource,
+    ):
+        assert parameters(cls.allocate) == [
+            ("self", "required", "POS"),
+            ("size", "required", "POS"),
+            ("stream", "required", "KEY"),
+        ], cls
+        assert parameters(cls.deallocate) == [
+            ("self", "required", "POS"),
+            ("ptr", "required", "POS"),
+            ("size", "required", "POS"),
+            ("stream", "required", "KEY"),
+        ], cls
     legacy = memory.LegacyPinnedMemoryResource
-    assert parameters(legacy.allocate) == [("self", "required", "POS"), ("size", "required", "POS"),
-                                           ("stream", None, "KEY")]
-    pools = {"close", "is_closed", "attributes", "handle", "is_handle_owned", "is_ipc_enabled", "is_mapped", "uuid",
-             "allocation_handle", "from_allocation_handle", "from_registry", "register", "device_id",
-             "is_device_accessible", "is_host_accessible", "is_managed"}
+    assert parameters(legacy.allocate) == [
+        ("self", "required", "POS"),
+        ("size", "required", "POS"),
+        ("stream", None, "KEY"),
+    ]
+    pools = {
+        "close",
+        "is_closed",
+        "attributes",
+        "handle",
+        "is_handle_owned",
+        "is_ipc_enabled",
+        "is_mapped",
+        "uuid",
+        "allocation_handle",
+        "from_allocation_handle",
+        "from_registry",
+        "register",
+        "device_id",
+        "is_device_accessible",
+        "is_host_accessible",
+        "is_managed",
+    }
     assert pools | {"peer_accessible_by"} <= set(dir(memory.DeviceMemoryResource))
     assert pools | {"numa_id"} <= set(dir(memory.PinnedMemoryResource))
     assert {"preferred_location", "is_managed", "attributes", "close"} <= set(dir(memory.ManagedMemoryResource))
     from cuda.core._memory._device_memory_resource import DMR_mempool_get_access
+
     assert callable(DMR_mempool_get_access)
 
 
@@ -158,25 +259,34 @@ def test_ipc_methods_are_the_shareable_pools_only(memory) -> None:
     """DeviceMemoryResource and PinnedMemoryResource share their IPC methods; ManagedMemoryResource,
     a pool no other process can map, has none of them."""
     import uuid
+
     for cls in (memory.DeviceMemoryResource, memory.PinnedMemoryResource):
         with pytest.raises(RuntimeError, match="was not found in this process's registry"):
             cls.from_registry(uuid.uuid4())
         assert parameters(cls.register) == [("self", "required", "POS"), ("uuid", "required", "POS")], cls
     assert not {"register", "from_registry", "allocation_handle", "from_allocation_handle"} & set(
-        dir(memory.ManagedMemoryResource))
+        dir(memory.ManagedMemoryResource)
+    )
 
 
 def test_managed_signatures(memory) -> None:
     from cuda.core import utils
+
     ManagedBuffer = memory.ManagedBuffer
     assert issubclass(ManagedBuffer, memory.Buffer)
-    assert parameters(ManagedBuffer.prefetch) == [("self", "required", "POS"), ("location", "required", "POS"),
-                                                  ("stream", "required", "KEY")]
+    assert parameters(ManagedBuffer.prefetch) == [
+        ("self", "required", "POS"),
+        ("location", "required", "POS"),
+        ("stream", "required", "KEY"),
+    ]
     assert parameters(ManagedBuffer.discard) == [("self", "required", "POS"), ("stream", "required", "KEY")]
     assert parameters(ManagedBuffer.discard_prefetch) == parameters(ManagedBuffer.prefetch)
     assert {"read_mostly", "preferred_location", "accessed_by"} <= set(dir(ManagedBuffer))
-    assert parameters(utils.prefetch_batch) == [("stream", "required", "POS"), ("buffers", "required", "POS"),
-                                                ("locations", "required", "POS")]
+    assert parameters(utils.prefetch_batch) == [
+        ("stream", "required", "POS"),
+        ("buffers", "required", "POS"),
+        ("locations", "required", "POS"),
+    ]
     assert parameters(utils.discard_batch) == [("stream", "required", "POS"), ("buffers", "required", "POS")]
     assert parameters(utils.discard_prefetch_batch) == parameters(utils.prefetch_batch)
 
@@ -184,11 +294,18 @@ def test_managed_signatures(memory) -> None:
 # ---------------------------------------------------------------------------------------------
 # Options
 
+
 def test_options_are_nvidias_dataclasses(memory) -> None:
     import dataclasses
-    fields = {cls.__name__: [(f.name, f.default) for f in dataclasses.fields(cls)]
-              for cls in (memory.DeviceMemoryResourceOptions, memory.PinnedMemoryResourceOptions,
-                          memory.ManagedMemoryResourceOptions)}
+
+    fields = {
+        cls.__name__: [(f.name, f.default) for f in dataclasses.fields(cls)]
+        for cls in (
+            memory.DeviceMemoryResourceOptions,
+            memory.PinnedMemoryResourceOptions,
+            memory.ManagedMemoryResourceOptions,
+        )
+    }
     assert fields == {
         "DeviceMemoryResourceOptions": [("ipc_enabled", False), ("max_size", 0)],
         "PinnedMemoryResourceOptions": [("ipc_enabled", False), ("max_size", 0), ("numa_id", None)],
@@ -196,15 +313,22 @@ def test_options_are_nvidias_dataclasses(memory) -> None:
     }
 
 
-@pytest.mark.parametrize("options, error, match", [
-    (dict(preferred_location_type="invalid"), ValueError, "'invalid' is not a valid ManagedMemoryLocationType. Must be "),
-    (dict(preferred_location_type="device"), ValueError, "must be a device ordinal"),
-    (dict(preferred_location=-1, preferred_location_type="device"), ValueError, "must be a device ordinal"),
-    (dict(preferred_location=0, preferred_location_type="host"), ValueError, "must be None"),
-    (dict(preferred_location=-1, preferred_location_type="host_numa"), ValueError, "must be a NUMA node ID"),
-    (dict(preferred_location=-2), ValueError, "preferred_location must be"),
-    (dict(preferred_location="0"), ValueError, "preferred_location must be"),
-])
+@pytest.mark.parametrize(
+    "options, error, match",
+    [
+        (
+            dict(preferred_location_type="invalid"),
+            ValueError,
+            "'invalid' is not a valid ManagedMemoryLocationType. Must be ",
+        ),
+        (dict(preferred_location_type="device"), ValueError, "must be a device ordinal"),
+        (dict(preferred_location=-1, preferred_location_type="device"), ValueError, "must be a device ordinal"),
+        (dict(preferred_location=0, preferred_location_type="host"), ValueError, "must be None"),
+        (dict(preferred_location=-1, preferred_location_type="host_numa"), ValueError, "must be a NUMA node ID"),
+        (dict(preferred_location=-2), ValueError, "preferred_location must be"),
+        (dict(preferred_location="0"), ValueError, "preferred_location must be"),
+    ],
+)
 def test_managed_options_are_checked_before_any_driver_work(memory, options, error, match) -> None:
     with pytest.raises(error, match=match):
         memory.ManagedMemoryResource(memory.ManagedMemoryResourceOptions(**options))
@@ -238,6 +362,7 @@ def test_managed_resource_needs_cuda_13(memory, cuda_major) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # Buffer over host memory from a user's MemoryResource
+
 
 def test_memory_resource_is_abstract(memory) -> None:
     with pytest.raises(TypeError, match="MemoryResource is abstract"):
@@ -393,6 +518,7 @@ def test_a_weak_handle_follows_the_allocation_without_owning_it(memory, host_res
     """cuda.core._utils._weak_handles (private, which NVIDIA's graph tests import): truthy
     while the memory is allocated, a hold's deferral included; it keeps nothing alive."""
     from cuda.core._utils._weak_handles import weak_handle
+
     held = host_resource.allocate(16)
     dropped = host_resource.allocate(16)
     held_weak, dropped_weak = weak_handle(held), weak_handle(dropped)
@@ -441,10 +567,18 @@ def test_a_failing_deallocate_is_not_retried(memory) -> None:
 def test_a_closed_buffer_refuses_work(host_resource) -> None:
     buffer, other = host_resource.allocate(16), host_resource.allocate(16)
     buffer.close()
-    for use in (lambda: buffer.__dlpack__(), lambda: buffer.__dlpack_device__(), lambda: memoryview(buffer),
-                lambda: buffer.is_host_accessible, lambda: buffer.device_id, lambda: buffer.ipc_descriptor,
-                lambda: buffer.set_deallocation_stream(object()), lambda: buffer.fill(0, stream=None),
-                lambda: buffer.copy_to(other, stream=None), lambda: other.copy_from(buffer, stream=None)):
+    for use in (
+        lambda: buffer.__dlpack__(),
+        lambda: buffer.__dlpack_device__(),
+        lambda: memoryview(buffer),
+        lambda: buffer.is_host_accessible,
+        lambda: buffer.device_id,
+        lambda: buffer.ipc_descriptor,
+        lambda: buffer.set_deallocation_stream(object()),
+        lambda: buffer.fill(0, stream=None),
+        lambda: buffer.copy_to(other, stream=None),
+        lambda: other.copy_from(buffer, stream=None),
+    ):
         with pytest.raises(RuntimeError, match="Buffer has been closed"):
             use()
     assert repr(buffer) == "<Buffer ptr=0x0 size=0>"
@@ -468,6 +602,7 @@ def test_from_handle_with_an_owner_keeps_it_alive(memory) -> None:
 
 def test_from_handle_takes_pointer_objects(memory) -> None:
     from cuda.bindings import driver
+
     array = np.arange(16, dtype=np.uint8)
     for ptr in (array.ctypes.data, np.uintp(array.ctypes.data), driver.CUdeviceptr(array.ctypes.data)):
         assert memory.Buffer.from_handle(ptr, 16).handle == array.ctypes.data
@@ -492,8 +627,15 @@ def test_equality_hash_repr_and_weak_references(memory, host_resource) -> None:
 
 def test_fill_checks_its_value_before_the_stream(host_resource) -> None:
     buffer = host_resource.allocate(6)
-    cases = [(-1, OverflowError), (256, OverflowError), ("invalid", TypeError), (b"", ValueError),
-             (b"\x01\x02\x03", ValueError), (np.uint64(0), ValueError), (b"\x01\x02\x03\x04", ValueError)]
+    cases = [
+        (-1, OverflowError),
+        (256, OverflowError),
+        ("invalid", TypeError),
+        (b"", ValueError),
+        (b"\x01\x02\x03", ValueError),
+        (np.uint64(0), ValueError),
+        (b"\x01\x02\x03\x04", ValueError),
+    ]
     for value, error in cases:
         with pytest.raises(error):
             buffer.fill(value, stream=None)
@@ -568,40 +710,61 @@ def test_allocation_handles_own_their_descriptor(memory) -> None:
 # ---------------------------------------------------------------------------------------------
 # VirtualMemoryResourceOptions: the spec tables, without a driver
 
-VMM_CONVERTERS = ["_access_to_flags", "_allocation_type_to_driver", "_location_type_to_driver",
-                  "_handle_type_to_driver", "_granularity_to_driver"]
+VMM_CONVERTERS = [
+    "_access_to_flags",
+    "_allocation_type_to_driver",
+    "_location_type_to_driver",
+    "_handle_type_to_driver",
+    "_granularity_to_driver",
+]
 
 
 def test_vmm_options_defaults_and_equality(memory, cuda_core) -> None:
     typing = cuda_core.typing
     options = memory.VirtualMemoryResourceOptions()
     assert (options.allocation_type, options.location_type, options.handle_type, options.granularity) == (
-        typing.VirtualMemoryAllocationType.PINNED, typing.VirtualMemoryLocationType.DEVICE,
-        typing.VirtualMemoryHandleType.POSIX_FD, typing.VirtualMemoryGranularityType.RECOMMENDED)
-    assert (options.gpu_direct_rdma, options.addr_hint, options.addr_align, tuple(options.peers)) == (False, 0, None, ())
+        typing.VirtualMemoryAllocationType.PINNED,
+        typing.VirtualMemoryLocationType.DEVICE,
+        typing.VirtualMemoryHandleType.POSIX_FD,
+        typing.VirtualMemoryGranularityType.RECOMMENDED,
+    )
+    assert (options.gpu_direct_rdma, options.addr_hint, options.addr_align, tuple(options.peers)) == (
+        False,
+        0,
+        None,
+        (),
+    )
     assert options.self_access == options.peer_access == "rw"
     # Strings compare equal to the enums they name, so either spelling makes the same options.
-    assert memory.VirtualMemoryResourceOptions(granularity="minimum", self_access="r") == \
-        memory.VirtualMemoryResourceOptions(granularity=typing.VirtualMemoryGranularityType.MINIMUM,
-                                            self_access=typing.VirtualMemoryAccessType.READ)
+    assert memory.VirtualMemoryResourceOptions(
+        granularity="minimum", self_access="r"
+    ) == memory.VirtualMemoryResourceOptions(
+        granularity=typing.VirtualMemoryGranularityType.MINIMUM, self_access=typing.VirtualMemoryAccessType.READ
+    )
 
 
 def test_vmm_options_map_to_the_driver(memory, cuda_core) -> None:
     from cuda.bindings import driver
+
     options = memory.VirtualMemoryResourceOptions
     assert options._access_to_flags("rw") == driver.CUmemAccess_flags.CU_MEM_ACCESS_FLAGS_PROT_READWRITE
     assert options._access_to_flags("r") == driver.CUmemAccess_flags.CU_MEM_ACCESS_FLAGS_PROT_READ
     assert options._access_to_flags(None) == 0
     assert options._handle_type_to_driver(None) == driver.CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_NONE
-    assert options._handle_type_to_driver("posix_fd") == \
-        driver.CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+    assert (
+        options._handle_type_to_driver("posix_fd")
+        == driver.CUmemAllocationHandleType.CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+    )
     assert options._location_type_to_driver("host_numa") == driver.CUmemLocationType.CU_MEM_LOCATION_TYPE_HOST_NUMA
-    assert options._granularity_to_driver("minimum") == \
-        driver.CUmemAllocationGranularity_flags.CU_MEM_ALLOC_GRANULARITY_MINIMUM
+    assert (
+        options._granularity_to_driver("minimum")
+        == driver.CUmemAllocationGranularity_flags.CU_MEM_ALLOC_GRANULARITY_MINIMUM
+    )
     assert options._allocation_type_to_driver("pinned") == driver.CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_PINNED
     if cuda_core._build_info.cuda_major >= 13:
-        assert options._allocation_type_to_driver("managed") == \
-            driver.CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_MANAGED
+        assert (
+            options._allocation_type_to_driver("managed") == driver.CUmemAllocationType.CU_MEM_ALLOCATION_TYPE_MANAGED
+        )
     else:
         with pytest.raises(ValueError, match="'managed' VMM allocations need CUDA 13"):
             options._allocation_type_to_driver("managed")
@@ -631,6 +794,7 @@ def test_vmm_resource_without_a_driver(memory, cuda_core) -> None:
 # ---------------------------------------------------------------------------------------------
 # Host and managed-memory arguments
 
+
 def test_host_locations_are_singletons(cuda_core) -> None:
     Host = cuda_core.Host
     assert Host() is Host() and Host(numa_id=3) is Host(numa_id=3)
@@ -638,7 +802,10 @@ def test_host_locations_are_singletons(cuda_core) -> None:
     assert (Host().numa_id, Host().is_numa_current) == (None, False)
     assert (Host(numa_id=3).numa_id, Host.numa_current().is_numa_current) == (3, True)
     assert [repr(h) for h in (Host(), Host(numa_id=2), Host.numa_current())] == [
-        "Host()", "Host(numa_id=2)", "Host.numa_current()"]
+        "Host()",
+        "Host(numa_id=2)",
+        "Host.numa_current()",
+    ]
     assert Host() != Host(numa_id=0) and hash(Host(numa_id=1)) == hash(Host(numa_id=1))
     for host in (Host(), Host(numa_id=4), Host.numa_current()):
         assert pickle.loads(pickle.dumps(host)) is host
@@ -653,8 +820,12 @@ def test_host_locations_are_singletons(cuda_core) -> None:
 
 def test_location_coercion(cuda_core) -> None:
     from cuda.core._memory._managed_location import _coerce_location
+
     Host = cuda_core.Host
-    assert (_coerce_location(Host()).kind, _coerce_location(Host(numa_id=3))) == ("host", _coerce_location(Host(numa_id=3)))
+    assert (_coerce_location(Host()).kind, _coerce_location(Host(numa_id=3))) == (
+        "host",
+        _coerce_location(Host(numa_id=3)),
+    )
     assert (_coerce_location(Host(numa_id=3)).kind, _coerce_location(Host(numa_id=3)).id) == ("host_numa", 3)
     assert _coerce_location(Host.numa_current()).kind == "host_numa_current"
     assert _coerce_location(None, allow_none=True) is None
@@ -667,9 +838,13 @@ def test_location_coercion(cuda_core) -> None:
 
 def test_batch_arguments_are_checked(memory, cuda_core, host_resource) -> None:
     from cuda.core import utils
+
     buffer = host_resource.allocate(8)
-    for name, args in (("prefetch_batch", (buffer, cuda_core.Host())), ("discard_batch", (buffer,)),
-                       ("discard_prefetch_batch", (buffer, cuda_core.Host()))):
+    for name, args in (
+        ("prefetch_batch", (buffer, cuda_core.Host())),
+        ("discard_batch", (buffer,)),
+        ("discard_prefetch_batch", (buffer, cuda_core.Host())),
+    ):
         with pytest.raises(TypeError, match="sequence of Buffers"):
             getattr(utils, name)(None, *args)
         with pytest.raises(TypeError, match="sequence of Buffers"):
@@ -693,8 +868,8 @@ def test_batch_arguments_are_checked(memory, cuda_core, host_resource) -> None:
 
 def test_peer_access_plans(memory) -> None:
     from cuda.core._memory._peer_access_utils import PeerAccessPlan, plan_peer_access_update
-    plan = plan_peer_access_update(1, (2, 5), [1, 3, 2, 3], resolve_device_id=int,
-                                   can_access_peer=lambda device: True)
+
+    plan = plan_peer_access_update(1, (2, 5), [1, 3, 2, 3], resolve_device_id=int, can_access_peer=lambda device: True)
     assert plan == PeerAccessPlan(target_ids=(2, 3), to_add=(3,), to_remove=(5,))
     with pytest.raises(ValueError, match=r"Device 0 cannot access peer\(s\): 2, 4"):
         plan_peer_access_update(0, (), [4, 2, 1], resolve_device_id=int, can_access_peer=lambda device: device == 1)
@@ -702,6 +877,7 @@ def test_peer_access_plans(memory) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # Without a driver
+
 
 def test_driver_work_without_a_driver_is_a_clean_error(cuda_core, memory, cuda_major, no_driver) -> None:
     error = cuda_core.DriverNotFoundError

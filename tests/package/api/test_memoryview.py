@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """StridedMemoryView without a GPU: views of numpy arrays through DLPack and the NumPy array
 interface, synthetic CUDA Array Interface objects, the decorator, DLPack export read back by
 numpy, the C exchange API's table, and the errors for bad input."""
@@ -15,6 +17,7 @@ import pytest
 @pytest.fixture(scope="session")
 def smv(cuda_core):
     from cuda.core.utils import StridedMemoryView
+
     return StridedMemoryView
 
 
@@ -51,7 +54,11 @@ def test_a_numpy_array_through_the_array_interface(smv) -> None:
     array = np.arange(24, dtype=np.int32).reshape(4, 6)[1:, ::3]
     view = smv.from_array_interface(array)
     assert (view.ptr, view.shape, view.strides, view.dtype) == (
-        array.ctypes.data, array.shape, item_strides(array), array.dtype)
+        array.ctypes.data,
+        array.shape,
+        item_strides(array),
+        array.dtype,
+    )
     assert view.is_device_accessible is False and view.exporting_obj is array
     contiguous = smv.from_array_interface(np.zeros((2, 3)))
     assert contiguous.strides is None  # the interface gives no strides for C order
@@ -98,16 +105,25 @@ def cai_object(**interface):
 
 def test_cuda_array_interface_fields(smv) -> None:
     from cuda.core._memoryview import view_as_cai
+
     view = view_as_cai(cai_object(shape=(2, 3), strides=(24, 8), typestr="<f8", data=(0, True)), stream_ptr=-1)
     assert (view.shape, view.strides, view.dtype, view.readonly, view.is_device_accessible) == (
-        (2, 3), (3, 1), np.dtype("float64"), True, True)
+        (2, 3),
+        (3, 1),
+        np.dtype("float64"),
+        True,
+        True,
+    )
 
 
-@pytest.mark.parametrize("interface, error, match", [
-    ({"version": 2}, BufferError, "only v3 or above"),
-    ({"mask": np.ones(4, dtype=bool)}, BufferError, "mask is not supported"),
-    ({"strides": (6,)}, ValueError, "strides must be divisible by itemsize"),
-])
+@pytest.mark.parametrize(
+    "interface, error, match",
+    [
+        ({"version": 2}, BufferError, "only v3 or above"),
+        ({"mask": np.ones(4, dtype=bool)}, BufferError, "mask is not supported"),
+        ({"strides": (6,)}, ValueError, "strides must be divisible by itemsize"),
+    ],
+)
 def test_cuda_array_interface_refusals(smv, interface, error, match) -> None:
     with pytest.raises(error, match=match):
         smv.from_cuda_array_interface(cai_object(**interface), stream_ptr=-1)
@@ -151,8 +167,11 @@ def test_export_refusals(smv) -> None:
         view.__dlpack__(copy=True)
     with pytest.raises(BufferError, match="Expected max_version"):
         view.__dlpack__(max_version=(1,))
-    for dtype, match in [(np.dtype([("a", np.int32), ("b", np.int32)]), "Structured dtypes"),
-                         (np.dtype(">f8"), "Non-native-endian"), (np.dtype("V8"), "Unsupported dtype")]:
+    for dtype, match in [
+        (np.dtype([("a", np.int32), ("b", np.int32)]), "Structured dtypes"),
+        (np.dtype(">f8"), "Non-native-endian"),
+        (np.dtype("V8"), "Unsupported dtype"),
+    ]:
         with pytest.raises(BufferError, match=match):
             view.view(dtype=dtype).__dlpack__()
     with pytest.raises(ValueError, match="does not match the layout's itemsize"):
@@ -204,8 +223,13 @@ def test_a_producer_with_the_exchange_api_is_read_through_it(smv) -> None:
     source = ExchangeOnly.from_dlpack(array, stream_ptr=-1)
     view = smv.from_dlpack(source, stream_ptr=-1)
     assert view.exporting_obj is source
-    assert (view.ptr, view.shape, view.strides, view.dtype, view.readonly) == (array.ctypes.data, (2, 2), (4, 2),
-                                                                               np.uint8, True)
+    assert (view.ptr, view.shape, view.strides, view.dtype, view.readonly) == (
+        array.ctypes.data,
+        (2, 2),
+        (4, 2),
+        np.uint8,
+        True,
+    )
     assert smv.from_any_interface(source, stream_ptr=-1).shape == (2, 2)
     with pytest.raises(BufferError, match="stream=None is ambiguous"):
         smv.from_dlpack(source)
@@ -229,6 +253,7 @@ def test_args_viewable_as_strided_memory(cuda_core) -> None:
 
 def test_a_view_is_passed_to_kernels_as_its_pointer(smv) -> None:
     from cuda.core._kernel_arg_handler import _packed_arguments
+
     array = np.arange(8, dtype=np.float32)
     view = smv.from_dlpack(array, stream_ptr=-1)
     assert _packed_arguments(view) == [array.ctypes.data.to_bytes(8, "little")]

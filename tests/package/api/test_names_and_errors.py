@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The public names, the CUresult -> CUDAError mapping, and behaviour without a driver."""
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ def test_public_names_are_importable(cuda_core) -> None:
     assert expected <= set(cuda_core.__all__)
     # Not in NVIDIA's __all__, but attributes of cuda.core as there: the system module, the errors.
     assert cuda_core.system.__name__ == "cuda.core.system"
-    assert all(isinstance(getattr(cuda_core, name), type) for name in ("CUDAError", "NVRTCError", "DriverNotFoundError"))
+    assert all(
+        isinstance(getattr(cuda_core, name), type) for name in ("CUDAError", "NVRTCError", "DriverNotFoundError")
+    )
 
 
 def test_public_submodules_are_attributes(cuda_core) -> None:
@@ -42,10 +46,13 @@ def test_import_leaves_compilers_and_driver_module_unloaded(cuda_core) -> None:
     (cuda-bindings 12.9 loads cuda.pathfinder with its cydriver, so that one is not checked.)"""
     import subprocess
     import sys
-    probe = ("import sys, cuda.core; print(sorted(m for m in ('cuda.core._program', 'cuda.core._linker', "
-             "'cuda.bindings.driver', 'cuda.bindings.cynvrtc', 'cuda.bindings.cynvjitlink') if m in sys.modules)); "
-             "cuda.core.Program; cuda.core.Linker; "
-             "print('cuda.core._program' in sys.modules, 'cuda.core._linker' in sys.modules)")
+
+    probe = (
+        "import sys, cuda.core; print(sorted(m for m in ('cuda.core._program', 'cuda.core._linker', "
+        "'cuda.bindings.driver', 'cuda.bindings.cynvrtc', 'cuda.bindings.cynvjitlink') if m in sys.modules)); "
+        "cuda.core.Program; cuda.core.Linker; "
+        "print('cuda.core._program' in sys.modules, 'cuda.core._linker' in sys.modules)"
+    )
     lines = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
     assert lines == ["[]", "True", "True"]
 
@@ -53,23 +60,34 @@ def test_import_leaves_compilers_and_driver_module_unloaded(cuda_core) -> None:
 def test_signatures_match_cuda_core(cuda_core) -> None:
     empty = inspect.Parameter.empty
     assert parameters(cuda_core.Device.__new__)[1:] == [("device_id", None, "POSITIONAL_OR_KEYWORD")]
-    assert parameters(cuda_core.launch) == [("stream", empty, "POSITIONAL_OR_KEYWORD"),
-                                            ("config", empty, "POSITIONAL_OR_KEYWORD"),
-                                            ("kernel", empty, "POSITIONAL_OR_KEYWORD"),
-                                            ("kernel_args", empty, "VAR_POSITIONAL")]
+    assert parameters(cuda_core.launch) == [
+        ("stream", empty, "POSITIONAL_OR_KEYWORD"),
+        ("config", empty, "POSITIONAL_OR_KEYWORD"),
+        ("kernel", empty, "POSITIONAL_OR_KEYWORD"),
+        ("kernel_args", empty, "VAR_POSITIONAL"),
+    ]
     assert [name for name, _, _ in parameters(cuda_core.Device.allocate)] == ["self", "size", "stream"]
     assert [name for name, _, _ in parameters(cuda_core.Device.create_stream)] == ["self", "obj", "options"]
 
 
 def test_compiled_major_is_the_build_infos(cuda_core, cuda_major) -> None:
     from cuda.core._utils import cuda_utils
+
     assert cuda_utils.BUILD_MAJOR == cuda_major
 
 
-@pytest.mark.parametrize("code, name", [(1, "CUDA_ERROR_INVALID_VALUE"), (2, "CUDA_ERROR_OUT_OF_MEMORY"),
-                                        (100, "CUDA_ERROR_NO_DEVICE"), (500, "CUDA_ERROR_NOT_FOUND")])
+@pytest.mark.parametrize(
+    "code, name",
+    [
+        (1, "CUDA_ERROR_INVALID_VALUE"),
+        (2, "CUDA_ERROR_OUT_OF_MEMORY"),
+        (100, "CUDA_ERROR_NO_DEVICE"),
+        (500, "CUDA_ERROR_NOT_FOUND"),
+    ],
+)
 def test_cuda_results_map_to_cuda_errors_with_their_names(cuda_core, code, name) -> None:
     from cuda.core._utils.cuda_utils import check
+
     with pytest.raises(cuda_core.CUDAError) as raised:
         check(code)
     assert raised.value.code == code and raised.value.name == name
@@ -78,20 +96,28 @@ def test_cuda_results_map_to_cuda_errors_with_their_names(cuda_core, code, name)
 
 def test_success_and_unknown_results(cuda_core) -> None:
     from cuda.core._utils.cuda_utils import check
+
     check(0)
     with pytest.raises(cuda_core.CUDAError, match=r"CUresult\(123456\)"):
         check(123456)
 
 
 def test_factories_refuse_direct_construction(cuda_core) -> None:
-    for cls, factory in ((cuda_core.Stream, "Device.create_stream"), (cuda_core.Event, "Stream.record"),
-                         (cuda_core.Context, "Device.context")):
+    for cls, factory in (
+        (cuda_core.Stream, "Device.create_stream"),
+        (cuda_core.Event, "Stream.record"),
+        (cuda_core.Context, "Device.context"),
+    ):
         with pytest.raises(RuntimeError, match=factory):
             cls()
 
 
 def test_no_driver_is_one_clear_error(cuda_core, no_driver) -> None:
-    for action in (lambda: cuda_core.Device(), lambda: cuda_core.Device(0), cuda_core.system.get_num_devices,
-                   cuda_core.system.get_user_mode_driver_version):
+    for action in (
+        lambda: cuda_core.Device(),
+        lambda: cuda_core.Device(0),
+        cuda_core.system.get_num_devices,
+        cuda_core.system.get_user_mode_driver_version,
+    ):
         with pytest.raises(cuda_core.DriverNotFoundError, match="no CUDA driver found"):
             action()

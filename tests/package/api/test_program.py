@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Program and ProgramOptions without a GPU: every option's flags for NVRTC and libNVVM, the
 checks and their error types, and real NVRTC (and, where libNVVM loads, NVVM) compiles with
 each major's compiler wheels."""
@@ -47,6 +49,7 @@ def core(cuda_core):
     """cuda.core, once NVRTC is known to load; only a GPU machine (where a driver is
     present) may lack NVRTC, and there these tests skip instead of failing."""
     from cuda.bindings import nvrtc
+
     try:
         nvrtc.nvrtcVersion()
     except Exception as err:
@@ -61,21 +64,25 @@ def core(cuda_core):
 @pytest.fixture(scope="module")
 def program_module(cuda_core):
     from cuda.core import _program
+
     return _program
 
 
 @pytest.fixture
 def options(program_module):
     """ProgramOptions with a fixed arch (no driver needed), other fields as given."""
+
     def make(**fields):
         fields.setdefault("arch", ARCH)
         return program_module.ProgramOptions(**fields)
+
     return make
 
 
 @pytest.fixture(scope="module")
 def nvrtc_version(core) -> tuple[int, int]:
     from cuda.core._program import _nvrtc_version
+
     return _nvrtc_version()
 
 
@@ -91,15 +98,16 @@ def nvvm(program_module):
 def nvvm_ir(nvvm, body: str, kernel: str | None = None) -> str:
     """A module of NVVM IR text with this libNVVM's IR version (and ``kernel`` annotated as one)."""
     major, minor, debug_major, debug_minor = nvvm.ir_version()
-    annotations = (f'!nvvm.annotations = !{{!0}}\n!0 = !{{void (i32*)* @{kernel}, !"kernel", i32 1}}\n'
-                   if kernel else "")
+    annotations = f'!nvvm.annotations = !{{!0}}\n!0 = !{{void (i32*)* @{kernel}, !"kernel", i32 1}}\n' if kernel else ""
     version_id = 1 if kernel else 0
-    return ('target triple = "nvptx64-unknown-cuda"\n'
-            'target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-'
-            'f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"\n'
-            f"{body}\n{annotations}"
-            f"!nvvmir.version = !{{!{version_id}}}\n"
-            f"!{version_id} = !{{i32 {major}, i32 {minor}, i32 {debug_major}, i32 {debug_minor}}}\n")
+    return (
+        'target triple = "nvptx64-unknown-cuda"\n'
+        'target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-'
+        'f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"\n'
+        f"{body}\n{annotations}"
+        f"!nvvmir.version = !{{!{version_id}}}\n"
+        f"!{version_id} = !{{i32 {major}, i32 {minor}, i32 {debug_major}, i32 {debug_minor}}}\n"
+    )
 
 
 KERNEL_BODY = """
@@ -124,8 +132,10 @@ entry:
 # ---------------------------------------------------------------------------------------------
 # ProgramOptions: fields, defaults, flags.
 
+
 def test_fields_defaults_and_order_are_nvidias(program_module) -> None:
     import dataclasses
+
     fields = dataclasses.fields(program_module.ProgramOptions)
     names = [field.name for field in fields]
     assert len(names) == 55 and names[:3] == ["name", "arch", "relocatable_device_code"]
@@ -192,6 +202,7 @@ NOT_NVRTC_FLAGS = {"name", "arch", "use_bundled_headers", "extra_sources", "use_
 
 def test_every_field_is_covered_here(program_module) -> None:
     import dataclasses
+
     names = {field.name for field in dataclasses.fields(program_module.ProgramOptions)}
     assert names == set(NVRTC_FLAGS) | NOT_NVRTC_FLAGS
 
@@ -221,24 +232,30 @@ def test_ltoir_implies_lto_and_ptx_or_cubin_drop_it(options) -> None:
     assert lto.as_bytes("nvrtc", "ptx") == lto.as_bytes("nvrtc", "cubin") == [b"-arch=sm_90"]
 
 
-@pytest.mark.parametrize(("macro", "flags"), [
-    ("N", ["--define-macro=N"]),
-    (("N", "3"), ["--define-macro=N=3"]),
-    ([("N", "3")], ["--define-macro=N=3"]),
-    ((("A", "1"), ("B", "2")), ["--define-macro=A=1", "--define-macro=B=2"]),
-    (["A", ("B", "")], ["--define-macro=A", "--define-macro=B="]),
-])
+@pytest.mark.parametrize(
+    ("macro", "flags"),
+    [
+        ("N", ["--define-macro=N"]),
+        (("N", "3"), ["--define-macro=N=3"]),
+        ([("N", "3")], ["--define-macro=N=3"]),
+        ((("A", "1"), ("B", "2")), ["--define-macro=A=1", "--define-macro=B=2"]),
+        (["A", ("B", "")], ["--define-macro=A", "--define-macro=B="]),
+    ],
+)
 def test_define_macro_forms(options, macro, flags) -> None:
     assert options(define_macro=macro).as_bytes("nvrtc")[1:] == [f.encode() for f in flags]
 
 
-@pytest.mark.parametrize(("macro", "message"), [
-    (("ONLY_NAME",), "Expected define_macro tuple"),
-    (("MY_MACRO", 99), "Expected define_macro tuple"),
-    ([("ONLY_NAME",)], "Expected define_macro tuple"),
-    ([42], "Expected define_macro"),
-    (7, "Expected define_macro"),
-])
+@pytest.mark.parametrize(
+    ("macro", "message"),
+    [
+        (("ONLY_NAME",), "Expected define_macro tuple"),
+        (("MY_MACRO", 99), "Expected define_macro tuple"),
+        ([("ONLY_NAME",)], "Expected define_macro tuple"),
+        ([42], "Expected define_macro"),
+        (7, "Expected define_macro"),
+    ],
+)
 def test_bad_define_macro_is_a_runtime_error_when_flags_are_made(options, macro, message) -> None:
     made = options(define_macro=macro)  # NVIDIA's check runs when the flags are made, not before
     with pytest.raises(RuntimeError, match=message):
@@ -255,8 +272,10 @@ def test_unknown_backend(options) -> None:
 def test_enum_backends_and_targets_are_accepted(program_module, options) -> None:
     backend = program_module.CompilerBackendType
     assert options(debug=True).as_bytes(backend.NVRTC) == [b"-arch=sm_90", b"--device-debug"]
-    assert options().as_bytes(backend.NVVM, program_module.ObjectCodeFormatType.LTOIR) == [b"-arch=compute_90",
-                                                                                             b"-gen-lto"]
+    assert options().as_bytes(backend.NVVM, program_module.ObjectCodeFormatType.LTOIR) == [
+        b"-arch=compute_90",
+        b"-gen-lto",
+    ]
 
 
 # field -> (value, the libNVVM arguments it becomes)
@@ -284,17 +303,28 @@ def test_nvvm_arch_and_targets(options) -> None:
     assert made.as_bytes("nvvm") == [b"-arch=compute_80", b"-g", b"-opt=3", b"-ftz=1"]
     assert made._prepare_nvvm_options(as_bytes=False) == ["-arch=compute_80", "-g", "-opt=3", "-ftz=1"]
     # NVRTC-only extras and the fields NVVM takes elsewhere are not flags for libNVVM.
-    quiet = options(link_time_optimization=True, use_libdevice=True, no_cache=True, pch=True, frandom_seed="1",
-                    extra_sources=[("m", "x")], lineinfo=False, use_fast_math=False)
+    quiet = options(
+        link_time_optimization=True,
+        use_libdevice=True,
+        no_cache=True,
+        pch=True,
+        frandom_seed="1",
+        extra_sources=[("m", "x")],
+        lineinfo=False,
+        use_fast_math=False,
+    )
     assert quiet.as_bytes("nvvm") == [b"-arch=compute_90"]
 
 
-@pytest.mark.parametrize(("fields", "named"), [
-    ({"lineinfo": True}, "lineinfo"),
-    ({"relocatable_device_code": False}, "relocatable_device_code"),  # set, even to False
-    ({"std": "c++17", "max_register_count": 8, "time": "t"}, "max_register_count, std, time"),
-    ({"define_macro": "A", "include_path": "/x", "diag_warn": 1}, "define_macro, include_path, diag_warn"),
-])
+@pytest.mark.parametrize(
+    ("fields", "named"),
+    [
+        ({"lineinfo": True}, "lineinfo"),
+        ({"relocatable_device_code": False}, "relocatable_device_code"),  # set, even to False
+        ({"std": "c++17", "max_register_count": 8, "time": "t"}, "max_register_count, std, time"),
+        ({"define_macro": "A", "include_path": "/x", "diag_warn": 1}, "define_macro, include_path, diag_warn"),
+    ],
+)
 def test_options_libnvvm_lacks_are_a_cuda_error(core, options, fields, named) -> None:
     with pytest.raises(core.CUDAError, match=f"not supported by NVVM backend: {named}$"):
         options(**fields).as_bytes("nvvm")
@@ -313,16 +343,19 @@ def test_name_none_is_the_default_name_and_repr_shows_what_is_set(options) -> No
     assert made == options(debug=True, define_macro=("A", "1"))
 
 
-@pytest.mark.parametrize(("extra", "error", "message"), [
-    (42, TypeError, "extra_sources must be a sequence of 2-tuples"),
-    ({"a": "b"}, TypeError, "extra_sources must be a sequence of 2-tuples"),
-    (["not_a_tuple"], TypeError, "Each extra module must be a 2-tuple"),
-    ([("m", "x", "y")], TypeError, "Each extra module must be a 2-tuple"),
-    ([(42, b"source")], TypeError, "Module name at index 0 must be a string"),
-    ([("ok", "x"), ("mod", 42)], TypeError, "Module source at index 1 must be str"),
-    ([("mod", b"")], ValueError, "Module source for 'mod'.*cannot be empty"),
-    ([("mod", bytearray())], ValueError, "cannot be empty"),
-])
+@pytest.mark.parametrize(
+    ("extra", "error", "message"),
+    [
+        (42, TypeError, "extra_sources must be a sequence of 2-tuples"),
+        ({"a": "b"}, TypeError, "extra_sources must be a sequence of 2-tuples"),
+        (["not_a_tuple"], TypeError, "Each extra module must be a 2-tuple"),
+        ([("m", "x", "y")], TypeError, "Each extra module must be a 2-tuple"),
+        ([(42, b"source")], TypeError, "Module name at index 0 must be a string"),
+        ([("ok", "x"), ("mod", 42)], TypeError, "Module source at index 1 must be str"),
+        ([("mod", b"")], ValueError, "Module source for 'mod'.*cannot be empty"),
+        ([("mod", bytearray())], ValueError, "cannot be empty"),
+    ],
+)
 def test_extra_sources_are_checked_at_construction(options, extra, error, message) -> None:
     with pytest.raises(error, match=message):
         options(extra_sources=extra)
@@ -340,8 +373,9 @@ def test_bundled_headers_need_nvrtc_13_3(core, options, nvrtc_version) -> None:
     if nvrtc_version >= (13, 3):
         made = options(use_bundled_headers=True)
         flag = made.as_bytes("nvrtc")[1].decode()
-        assert flag.startswith("--use-bundled-headers=") and flag.endswith(os.path.join("cuda-python",
-                                                                                        "nvrtc-bundled-headers"))
+        assert flag.startswith("--use-bundled-headers=") and flag.endswith(
+            os.path.join("cuda-python", "nvrtc-bundled-headers")
+        )
     else:
         with pytest.raises(RuntimeError, match="use_bundled_headers needs NVRTC 13.3"):
             options(use_bundled_headers=True)
@@ -358,10 +392,14 @@ def test_default_arch_needs_a_driver(core, program_module, no_driver) -> None:
 # ---------------------------------------------------------------------------------------------
 # Program: arguments.
 
+
 def test_code_types_and_their_errors(core, program_module, options) -> None:
     Program = program_module.Program
-    with pytest.raises(RuntimeError, match=r"^Unsupported code_type='fortran' \(supported_code_types=\('c\+\+', "
-                                           r"'ptx', 'nvvm'\)\)$"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"^Unsupported code_type='fortran' \(supported_code_types=\('c\+\+', "
+        r"'ptx', 'nvvm'\)\)$",
+    ):
         Program("goto 100", "FORTRAN")
     with pytest.raises(TypeError, match="CUDA C\\+\\+ code must be a str"):
         Program(12345, "c++", options())
@@ -394,11 +432,13 @@ def test_extra_sources_belong_to_nvvm(core, program_module, options) -> None:
 
 def test_backend_handle_repr_and_close(core, program_module, options) -> None:
     from cuda.bindings import nvrtc
+
     program = program_module.Program(SAXPY, "c++", options(name="saxpy.cu"))
     assert program.backend == "NVRTC" and isinstance(program.backend, program_module.CompilerBackendType)
     assert isinstance(program.handle, nvrtc.nvrtcProgram) and int(program.handle) != 0
     assert repr(program) == "<Program backend='NVRTC'>" and not program.is_closed
     import weakref
+
     assert weakref.ref(program)() is program
     program.close()
     program.close()
@@ -409,6 +449,7 @@ def test_backend_handle_repr_and_close(core, program_module, options) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # Program: real NVRTC compiles.
+
 
 def test_saxpy_and_template_to_ptx_with_name_expressions(core, program_module, options) -> None:
     program = program_module.Program(SAXPY, "c++", options())
@@ -421,8 +462,10 @@ def test_saxpy_and_template_to_ptx_with_name_expressions(core, program_module, o
     for name in lowered.values():  # bytes, as NVRTC gives them (and NVIDIA's cuda.core keeps them)
         assert isinstance(name, bytes) and name.startswith(b"_Z") and f".entry {name.decode()}(" in text
     # Later compiles may repeat the names given first; new ones come too late for NVRTC.
-    assert program.compile("cubin", name_expressions=("scale<float>",)).symbol_mapping["scale<float>"] == \
-        lowered["scale<float>"]
+    assert (
+        program.compile("cubin", name_expressions=("scale<float>",)).symbol_mapping["scale<float>"]
+        == lowered["scale<float>"]
+    )
     with pytest.raises(core.NVRTCError, match="NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION.*scale<int>"):
         program.compile("ptx", name_expressions=["scale<int>"])
     with pytest.raises(TypeError, match="name_expressions must be a list or tuple"):
@@ -450,17 +493,26 @@ def test_every_nvrtc_option_is_one_nvrtc_accepts(core, program_module, options, 
     (tmp_path / "extra.h").write_text("#define FROM_PRE_INCLUDE 1\n")
     # Newer than some NVRTCs (the cells of the matrix have 12.8 to 13.5), or buggy before.
     skip = {"numba_debug": (13, 2), "fdevice_time_trace": (13, 0), "no_cache": (12, 9)}
-    special = {"include_path": tmp_path, "pre_include": "extra.h", "create_pch": str(tmp_path / "a.pch"),
-               "use_pch": None, "pch_dir": None, "time": str(tmp_path / "time.csv"), "device_float128": None,
-               "fdevice_time_trace": str(tmp_path / "trace"), "undefine_macro": "NOT_DEFINED"}
+    special = {
+        "include_path": tmp_path,
+        "pre_include": "extra.h",
+        "create_pch": str(tmp_path / "a.pch"),
+        "use_pch": None,
+        "pch_dir": None,
+        "time": str(tmp_path / "time.csv"),
+        "device_float128": None,
+        "fdevice_time_trace": str(tmp_path / "trace"),
+        "undefine_macro": "NOT_DEFINED",
+    }
     for field, (value, _) in NVRTC_FLAGS.items():
         if field in skip and nvrtc_version < skip[field]:
             continue
         value = special.get(field, value)
         if value is None:
             continue  # needs an existing PCH, or an sm_100 target: NVIDIA's GPU tests cover them
-        extra = {"pre_include": {"include_path": tmp_path},
-                 "numba_debug": {"debug": True}}.get(field, {})  # NVRTC 13.5 wants --device-debug with it
+        extra = {"pre_include": {"include_path": tmp_path}, "numba_debug": {"debug": True}}.get(
+            field, {}
+        )  # NVRTC 13.5 wants --device-debug with it
         made = options(**{field: value}, **extra)
         program = program_module.Program(SAXPY, "c++", made)
         target = "ltoir" if field in ("link_time_optimization", "gen_opt_lto") else "ptx"
@@ -493,8 +545,12 @@ def test_failed_compile_raises_with_the_compilation_log(core, program_module, op
 def test_defines_includes_and_pre_includes_reach_the_compiler(core, program_module, options, tmp_path) -> None:
     (tmp_path / "extra.h").write_text("#define FROM_PRE_INCLUDE 1\n")
     check = "\n#if !defined(FLAG) || VALUE != 2 || !FROM_PRE_INCLUDE || defined(GONE)\n#error not applied\n#endif\n"
-    made = options(define_macro=["FLAG", ("VALUE", "2"), "GONE"], undefine_macro="GONE", include_path=[tmp_path],
-                   pre_include="extra.h")
+    made = options(
+        define_macro=["FLAG", ("VALUE", "2"), "GONE"],
+        undefine_macro="GONE",
+        include_path=[tmp_path],
+        pre_include="extra.h",
+    )
     assert program_module.Program(SAXPY + check, "c++", made).compile("cubin").code[:4] == b"\x7fELF"
     with pytest.raises(core.NVRTCError, match="not applied"):
         program_module.Program(SAXPY + check, "c++", options()).compile("ptx")
@@ -531,9 +587,9 @@ def test_debug_info_names_a_real_source_file_until_close(core, program_module, o
     assert named.compile("ptx").name == "mine.cu"
 
 
-def test_ptx_loadability_follows_the_driver_version(core, program_module, options, nvrtc_version,
-                                                    monkeypatch) -> None:
+def test_ptx_loadability_follows_the_driver_version(core, program_module, options, nvrtc_version, monkeypatch) -> None:
     import warnings
+
     monkeypatch.setattr(program_module, "driver_version", lambda: (nvrtc_version[0], nvrtc_version[1], 0))
     assert program_module._can_load_generated_ptx() is True
     with warnings.catch_warnings():
@@ -547,6 +603,7 @@ def test_ptx_loadability_follows_the_driver_version(core, program_module, option
 
 def test_ptx_compiles_without_a_driver_and_without_a_warning(core, program_module, options, no_driver) -> None:
     import warnings
+
     with pytest.raises(core.DriverNotFoundError):
         program_module.driver_version()
     with warnings.catch_warnings():
@@ -588,13 +645,15 @@ NOOP_PTX = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry noop(
 def ptx_backend(core) -> str:
     """The Linker's backend here: nvJitLink (the pinned environments install it), else the driver."""
     from cuda.core._linker import Linker
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # the driver fallback's warning
         return str(Linker.which_backend())
 
 
-def test_ptx_program_links_through_nvjitlink_without_a_gpu(core, program_module, options, ptx_backend,
-                                                          no_driver) -> None:
+def test_ptx_program_links_through_nvjitlink_without_a_gpu(
+    core, program_module, options, ptx_backend, no_driver
+) -> None:
     """nvJitLink assembles and links PTX on the CPU: a real cubin comes out with no driver.
     Through the driver's cuLink* a PTX program needs the driver."""
     if ptx_backend != "nvJitLink":
@@ -605,8 +664,7 @@ def test_ptx_program_links_through_nvjitlink_without_a_gpu(core, program_module,
     assert code.code_type == "cubin" and bytes(code.code)[:4] == b"\x7fELF"
 
 
-def test_numba_debug_is_ignored_for_ptx_with_a_warning(core, program_module, options, ptx_backend,
-                                                       no_driver) -> None:
+def test_numba_debug_is_ignored_for_ptx_with_a_warning(core, program_module, options, ptx_backend, no_driver) -> None:
     with pytest.warns(UserWarning, match="numba_debug is ignored for code_type='ptx'"):
         if ptx_backend == "nvJitLink":
             program_module.Program(NOOP_PTX, "ptx", options(numba_debug=True)).close()
@@ -617,6 +675,7 @@ def test_numba_debug_is_ignored_for_ptx_with_a_warning(core, program_module, opt
 
 # ---------------------------------------------------------------------------------------------
 # NVVM: the module loader, and real compiles where libNVVM loads.
+
 
 @pytest.fixture
 def fresh_nvvm_state(program_module, monkeypatch):
@@ -659,6 +718,7 @@ def test_old_bindings_have_no_nvvm(program_module, fresh_nvvm_state, monkeypatch
 def test_optional_import_tells_missing_from_broken(program_module) -> None:
     assert program_module._optional_cuda_import("cuda.bindings.no_such_module") is None
     import json
+
     assert program_module._optional_cuda_import("json", probe_function=lambda module: None) is json
     from cuda.pathfinder import DynamicLibNotFoundError
 
@@ -670,6 +730,7 @@ def test_optional_import_tells_missing_from_broken(program_module) -> None:
 
 def test_libdevice_is_found_by_pathfinder(program_module, monkeypatch) -> None:
     import cuda.pathfinder
+
     asked = []
     monkeypatch.setattr(cuda.pathfinder, "find_bitcode_lib", lambda name: asked.append(name) or "/x/libdevice.10.bc")
     assert program_module._find_libdevice_path() == "/x/libdevice.10.bc" and asked == ["device"]
@@ -732,8 +793,10 @@ entry:
 # ---------------------------------------------------------------------------------------------
 # ObjectCode from a compile, read back from bytes and files.
 
+
 def test_object_code_from_bytes_and_paths(core, program_module, options, tmp_path) -> None:
     from cuda.core._module import ObjectCode
+
     ptx = program_module.Program(SAXPY, "c++", options()).compile("ptx").code
     assert ObjectCode.from_ptx(ptx).code == ptx
     path = tmp_path / "saxpy.ptx"

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The program cache of cuda.core.utils without a GPU: what goes into a key, both caches'
 behaviour and limits, a directory shared by several processes, damaged entry files, and
 Program.compile(cache=) around real NVRTC compiles."""
@@ -31,6 +33,7 @@ extern "C" __global__ void chatty(int* out) {
 @pytest.fixture(scope="module")
 def utils(cuda_core):
     import cuda.core.utils
+
     return cuda.core.utils
 
 
@@ -38,6 +41,7 @@ def utils(cuda_core):
 def nvrtc(cuda_core, driver_present):
     """NVRTC loads on every CPU machine of this project (a GPU machine may lack it: skip there)."""
     from cuda.core._program import _nvrtc_version
+
     try:
         return _nvrtc_version()
     except Exception as err:
@@ -51,22 +55,27 @@ def options(cuda_core):
     def make(**fields):
         fields.setdefault("arch", ARCH)
         from cuda.core import ProgramOptions
+
         return ProgramOptions(**fields)
+
     return make
 
 
 @pytest.fixture
 def key(utils, options):
     """make_program_cache_key with a C++-to-cubin baseline; arguments override it."""
+
     def make(**overrides):
         arguments = {"code": KERNEL, "code_type": "c++", "options": options(), "target_type": "cubin"}
         arguments.update(overrides)
         return utils.make_program_cache_key(**arguments)
+
     return make
 
 
 # ---------------------------------------------------------------------------------------------
 # Keys.
+
 
 def test_key_is_32_bytes_and_equal_for_equal_inputs(key, options) -> None:
     first = key(options=options(std="c++17"))
@@ -75,27 +84,35 @@ def test_key_is_32_bytes_and_equal_for_equal_inputs(key, options) -> None:
     assert first == again
 
 
-@pytest.mark.parametrize("change", [
-    {"code": KERNEL + "\n// one more line"},
-    {"target_type": "ptx"},
-    {"target_type": "ltoir"},
-    {"arch": "sm_80"},
-    {"std": "c++17"},
-    {"use_fast_math": True},
-    {"define_macro": "N=4"},
-    {"name": "another_name"},
-    {"name_expressions": ("fill",)},
-    {"extra_digest": b"headers-v1"},
-], ids=lambda change: next(iter(change)))
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"code": KERNEL + "\n// one more line"},
+        {"target_type": "ptx"},
+        {"target_type": "ltoir"},
+        {"arch": "sm_80"},
+        {"std": "c++17"},
+        {"use_fast_math": True},
+        {"define_macro": "N=4"},
+        {"name": "another_name"},
+        {"name_expressions": ("fill",)},
+        {"extra_digest": b"headers-v1"},
+    ],
+    ids=lambda change: next(iter(change)),
+)
 def test_each_input_changes_the_key(key, options, change) -> None:
-    fields = {name: value for name, value in change.items() if name not in ("code", "target_type",
-                                                                            "name_expressions", "extra_digest")}
+    fields = {
+        name: value
+        for name, value in change.items()
+        if name not in ("code", "target_type", "name_expressions", "extra_digest")
+    }
     arguments = {name: value for name, value in change.items() if name not in fields}
     assert key(options=options(**fields), **arguments) != key()
 
 
 def test_the_compilers_version_is_in_the_key(key, monkeypatch) -> None:
     from cuda.core.utils._program_cache import _keys
+
     monkeypatch.setattr(_keys, "_nvrtc_version", lambda: (13, 0))
     on_13_0 = key()
     monkeypatch.setattr(_keys, "_nvrtc_version", lambda: (13, 1))
@@ -104,6 +121,7 @@ def test_the_compilers_version_is_in_the_key(key, monkeypatch) -> None:
 
 def test_a_failing_version_probe_gives_a_stable_key_of_its_own(key, monkeypatch) -> None:
     from cuda.core.utils._program_cache import _keys
+
     working = key()
 
     def broken():
@@ -115,6 +133,7 @@ def test_a_failing_version_probe_gives_a_stable_key_of_its_own(key, monkeypatch)
 
 def test_the_schema_version_is_in_the_key(key, monkeypatch) -> None:
     from cuda.core.utils._program_cache import _keys
+
     before = key()
     monkeypatch.setattr(_keys, "_KEY_SCHEMA_VERSION", _keys._KEY_SCHEMA_VERSION + 1)
     assert key() != before
@@ -129,41 +148,61 @@ def test_what_the_compiler_does_not_see_leaves_the_key_alone(key, options) -> No
 
 
 def test_nvvm_keys_take_bytecode_and_the_extra_modules_in_order(key, options) -> None:
-    text = "target triple = \"nvptx64-nvidia-cuda\""
-    assert key(code=text, code_type="nvvm", target_type="ptx") == key(code=text.encode(), code_type="nvvm",
-                                                                     target_type="ptx")
+    text = 'target triple = "nvptx64-nvidia-cuda"'
+    assert key(code=text, code_type="nvvm", target_type="ptx") == key(
+        code=text.encode(), code_type="nvvm", target_type="ptx"
+    )
     first = options(extra_sources=[("a", "; a"), ("b", "; b")])
     swapped = options(extra_sources=[("b", "; b"), ("a", "; a")])
-    assert (key(code=text, code_type="nvvm", target_type="ptx", options=first)
-            != key(code=text, code_type="nvvm", target_type="ptx", options=swapped))
+    assert key(code=text, code_type="nvvm", target_type="ptx", options=first) != key(
+        code=text, code_type="nvvm", target_type="ptx", options=swapped
+    )
 
 
-@pytest.mark.parametrize("arguments, error, message", [
-    ({"code_type": "fortran"}, ValueError, "not a valid SourceCodeType"),
-    ({"target_type": "fatbin"}, ValueError, "target_type='fatbin' is not supported"),
-    ({"code_type": "nvvm", "target_type": "cubin"}, ValueError, "not valid for code_type='nvvm'"),
-    ({"code": b"__global__ void k() {}"}, TypeError, "code must be str for code_type='c..'"),
-    ({"code": 42}, TypeError, "code must be str or bytes, got int"),
-    ({"options": "-arch=sm_90"}, TypeError, "options must be a ProgramOptions"),
-    ({"name_expressions": ("fill", 3)}, TypeError, "name_expressions elements must be str or bytes, got int"),
-    ({"name_expressions": (bytearray(b"fill"),)}, TypeError, "not bytearray"),
-    ({"name_expressions": "fill"}, TypeError, "not a single str"),
-    ({"extra_digest": "not bytes"}, TypeError, "extra_digest must be bytes"),
-], ids=["code_type", "target_type", "pair", "bytes_code", "int_code", "options", "name_int", "name_bytearray",
-        "names_str", "extra_digest"])
+@pytest.mark.parametrize(
+    "arguments, error, message",
+    [
+        ({"code_type": "fortran"}, ValueError, "not a valid SourceCodeType"),
+        ({"target_type": "fatbin"}, ValueError, "target_type='fatbin' is not supported"),
+        ({"code_type": "nvvm", "target_type": "cubin"}, ValueError, "not valid for code_type='nvvm'"),
+        ({"code": b"__global__ void k() {}"}, TypeError, "code must be str for code_type='c..'"),
+        ({"code": 42}, TypeError, "code must be str or bytes, got int"),
+        ({"options": "-arch=sm_90"}, TypeError, "options must be a ProgramOptions"),
+        ({"name_expressions": ("fill", 3)}, TypeError, "name_expressions elements must be str or bytes, got int"),
+        ({"name_expressions": (bytearray(b"fill"),)}, TypeError, "not bytearray"),
+        ({"name_expressions": "fill"}, TypeError, "not a single str"),
+        ({"extra_digest": "not bytes"}, TypeError, "extra_digest must be bytes"),
+    ],
+    ids=[
+        "code_type",
+        "target_type",
+        "pair",
+        "bytes_code",
+        "int_code",
+        "options",
+        "name_int",
+        "name_bytearray",
+        "names_str",
+        "extra_digest",
+    ],
+)
 def test_bad_key_inputs_raise(key, arguments, error, message) -> None:
     with pytest.raises(error, match=message):
         key(**arguments)
 
 
-@pytest.mark.parametrize("fields, message", [
-    ({"include_path": ["/opt/include"]}, "needs an extra_digest for options that read files \\(include_path\\)"),
-    ({"pre_include": "common.h"}, "pre_include"),
-    ({"use_pch": "kernels.pch"}, "use_pch"),
-    ({"name": "kernels/fill.cu"}, "directory component"),
-    ({"create_pch": "out.pch"}, "side effect \\(create_pch\\)"),
-    ({"time": "timing.csv"}, "side effect \\(time\\)"),
-], ids=["include_path", "pre_include", "use_pch", "name_dir", "create_pch", "time"])
+@pytest.mark.parametrize(
+    "fields, message",
+    [
+        ({"include_path": ["/opt/include"]}, "needs an extra_digest for options that read files \\(include_path\\)"),
+        ({"pre_include": "common.h"}, "pre_include"),
+        ({"use_pch": "kernels.pch"}, "use_pch"),
+        ({"name": "kernels/fill.cu"}, "directory component"),
+        ({"create_pch": "out.pch"}, "side effect \\(create_pch\\)"),
+        ({"time": "timing.csv"}, "side effect \\(time\\)"),
+    ],
+    ids=["include_path", "pre_include", "use_pch", "name_dir", "create_pch", "time"],
+)
 def test_inputs_the_key_cannot_see_are_refused(key, options, fields, message) -> None:
     with pytest.raises(ValueError, match=message):
         key(options=options(**fields))
@@ -186,6 +225,7 @@ def test_nvvm_libdevice_needs_an_extra_digest(key, options) -> None:
 # ---------------------------------------------------------------------------------------------
 # Both caches: the mapping.
 
+
 @pytest.fixture(params=["in_memory", "file_stream"])
 def cache(request, utils, tmp_path):
     if request.param == "in_memory":
@@ -195,6 +235,7 @@ def cache(request, utils, tmp_path):
 
 def test_values_go_in_as_bytes_like_or_object_code_and_come_out_as_bytes(cache, tmp_path) -> None:
     from cuda.core import ObjectCode
+
     cubin_file = tmp_path / "k.cubin"
     cubin_file.write_bytes(b"from a file")
     cache[b"bytes"] = b"plain"
@@ -229,6 +270,7 @@ def test_misses_deletes_and_clear(cache) -> None:
 
 def test_bad_keys_and_values_raise_type_error(cache, tmp_path) -> None:
     from cuda.core import ObjectCode
+
     with pytest.raises(TypeError, match="cache keys must be bytes or str, got int"):
         cache[7] = b"x"
     with pytest.raises(TypeError, match="cache keys must be bytes or str"):
@@ -260,6 +302,7 @@ def test_the_interface_is_abstract_and_a_context_manager(utils) -> None:
 # ---------------------------------------------------------------------------------------------
 # InMemoryProgramCache: its limit.
 
+
 def test_in_memory_limit_evicts_the_least_recently_read(utils) -> None:
     cache = utils.InMemoryProgramCache(max_size_bytes=300)
     cache[b"old"] = b"o" * 100
@@ -275,6 +318,7 @@ def test_in_memory_limit_evicts_the_least_recently_read(utils) -> None:
 # ---------------------------------------------------------------------------------------------
 # FileStreamProgramCache: the directory.
 
+
 def test_entries_persist_as_the_plain_bytes(utils, tmp_path) -> None:
     root = tmp_path / "cache"
     with utils.FileStreamProgramCache(root) as cache:
@@ -289,6 +333,7 @@ def test_entries_persist_as_the_plain_bytes(utils, tmp_path) -> None:
 def test_default_directory_follows_xdg_cache_home(utils, tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     from cuda.core.utils._program_cache import _file_stream
+
     monkeypatch.setattr(_file_stream, "_IS_WINDOWS", False)
     with utils.FileStreamProgramCache() as cache:
         cache[b"k"] = b"v"
@@ -373,8 +418,12 @@ with FileStreamProgramCache(root) as cache:
 def test_processes_writing_at_once_leave_whole_entries(utils, tmp_path) -> None:
     root = tmp_path / "shared-cache"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
-    writers = [subprocess.Popen([sys.executable, "-c", _WRITER, str(root), str(worker)], env=env,
-                                stderr=subprocess.PIPE, text=True) for worker in range(4)]
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", _WRITER, str(root), str(worker)], env=env, stderr=subprocess.PIPE, text=True
+        )
+        for worker in range(4)
+    ]
     for writer in writers:
         _, stderr = writer.communicate(timeout=120)
         assert writer.returncode == 0, stderr
@@ -407,8 +456,12 @@ def test_writers_survive_a_concurrent_clear_and_eviction(utils, tmp_path) -> Non
     # and its rename must make them again rather than fail.
     root = tmp_path / "churned-cache"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
-    workers = [subprocess.Popen([sys.executable, "-c", _CHURNER, str(root), worker], env=env,
-                                stderr=subprocess.PIPE, text=True) for worker in ("a", "b", "c", "clear")]
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", _CHURNER, str(root), worker], env=env, stderr=subprocess.PIPE, text=True
+        )
+        for worker in ("a", "b", "c", "clear")
+    ]
     for worker in workers:
         _, stderr = worker.communicate(timeout=120)
         assert worker.returncode == 0, stderr
@@ -420,8 +473,10 @@ def test_writers_survive_a_concurrent_clear_and_eviction(utils, tmp_path) -> Non
 # ---------------------------------------------------------------------------------------------
 # Program.compile(cache=...) with real NVRTC compiles.
 
+
 def test_compile_with_a_cache_misses_then_hits_without_compiling(utils, nvrtc, options, tmp_path) -> None:
     from cuda.core import Program
+
     root = tmp_path / "cache"
     miss_log = io.StringIO()
     with utils.FileStreamProgramCache(root) as cache:
@@ -438,6 +493,7 @@ def test_compile_with_a_cache_misses_then_hits_without_compiling(utils, nvrtc, o
 
 def test_compile_with_a_cache_keys_the_target(utils, nvrtc, options) -> None:
     from cuda.core import Program
+
     cache = utils.InMemoryProgramCache()
     ptx = Program(KERNEL, "c++", options()).compile("ptx", cache=cache)
     cubin = Program(KERNEL, "c++", options()).compile("cubin", cache=cache)
@@ -449,6 +505,7 @@ def test_compile_with_a_cache_keys_the_target(utils, nvrtc, options) -> None:
 
 def test_compile_recompiles_over_a_damaged_entry(utils, nvrtc, options, tmp_path) -> None:
     from cuda.core import Program
+
     root = tmp_path / "cache"
     cache = utils.FileStreamProgramCache(root)
     good = bytes(Program(KERNEL, "c++", options()).compile("cubin", cache=cache).code)
@@ -462,6 +519,7 @@ def test_compile_recompiles_over_a_damaged_entry(utils, nvrtc, options, tmp_path
 
 def test_compile_with_a_cache_refuses_before_touching_it(utils, nvrtc, options) -> None:
     from cuda.core import Program
+
     cache = utils.InMemoryProgramCache()
     with pytest.raises(ValueError, match="name_expressions cannot be combined with cache="):
         Program(KERNEL, "c++", options()).compile("cubin", name_expressions=["fill"], cache=cache)

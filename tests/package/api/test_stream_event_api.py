@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Streams and events without a GPU: options, the default streams and how one is chosen, wrapping
 foreign streams, stream conversion, IPC event descriptors, and the errors that need no driver."""
 
@@ -23,6 +25,7 @@ class ForeignStream:
 @pytest.fixture(scope="module")
 def streams(cuda_core):
     from cuda.core import _stream
+
     return _stream
 
 
@@ -32,17 +35,22 @@ def fields(cls) -> list[tuple[str, object]]:
 
 def test_options_fields_and_defaults(cuda_core) -> None:
     assert fields(cuda_core.StreamOptions) == [("nonblocking", True), ("priority", None)]
-    assert fields(cuda_core.EventOptions) == [("timing_enabled", False), ("blocking_sync", False),
-                                              ("ipc_enabled", False)]
+    assert fields(cuda_core.EventOptions) == [
+        ("timing_enabled", False),
+        ("blocking_sync", False),
+        ("ipc_enabled", False),
+    ]
 
 
 def test_public_names(cuda_core, streams) -> None:
     assert set(streams.__all__) == {"LEGACY_DEFAULT_STREAM", "PER_THREAD_DEFAULT_STREAM", "Stream", "StreamOptions"}
     from cuda.core import _event
+
     assert set(_event.__all__) == {"Event", "EventOptions"}
     for name in streams.__all__ + _event.__all__:
         assert getattr(cuda_core, name) is getattr(streams, name, None) or getattr(cuda_core, name) is getattr(
-            _event, name)
+            _event, name
+        )
 
 
 def test_default_streams_are_the_driver_handles(streams) -> None:
@@ -55,8 +63,9 @@ def test_default_streams_are_the_driver_handles(streams) -> None:
     assert weakref.ref(legacy)() is legacy
 
 
-@pytest.mark.parametrize("value, per_thread", [(None, False), ("", False), ("0", False), ("x", False),
-                                                ("1", True), ("2", True)])
+@pytest.mark.parametrize(
+    "value, per_thread", [(None, False), ("", False), ("0", False), ("x", False), ("1", True), ("2", True)]
+)
 def test_default_stream_follows_the_environment(streams, monkeypatch, value, per_thread) -> None:
     """CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM (a non-zero integer) picks the per-thread
     default stream; the variable is read on each call."""
@@ -104,8 +113,9 @@ def test_foreign_streams_are_wrapped_not_owned(cuda_core, streams) -> None:
         wrapped.sync()
 
 
-@pytest.mark.parametrize("handle, error", [("0x10", TypeError), (1.5, TypeError), (None, TypeError),
-                                           (-1, OverflowError)])
+@pytest.mark.parametrize(
+    "handle, error", [("0x10", TypeError), (1.5, TypeError), (None, TypeError), (-1, OverflowError)]
+)
 def test_from_handle_takes_an_address(cuda_core, handle, error) -> None:
     with pytest.raises(error):
         cuda_core.Stream.from_handle(handle)
@@ -113,6 +123,7 @@ def test_from_handle_takes_an_address(cuda_core, handle, error) -> None:
 
 def test_from_handle_takes_a_driver_custream(cuda_core) -> None:
     from cuda.bindings import driver
+
     assert int(cuda_core.Stream.from_handle(driver.CUstream(0x40)).handle) == 0x40
 
 
@@ -153,6 +164,7 @@ def test_default_stream_repr_without_a_context(streams, no_driver) -> None:
 
 def test_ipc_event_descriptors(cuda_core) -> None:
     from cuda.core import _event
+
     with pytest.raises(RuntimeError, match="cannot be instantiated directly"):
         _event.IPCEventDescriptor()
     first = _event.IPCEventDescriptor._init(b"\x01" * 64, True)
@@ -173,6 +185,7 @@ def test_event_options_from_a_dict_are_checked(cuda_core) -> None:
     """Options given as a dict are EventOptions fields; anything else is refused before the driver."""
     from cuda.core._event import _create_event
     from cuda.core._stream import new_stream
+
     with pytest.raises(TypeError, match="unexpected keyword argument 'enable_timing'"):
         _create_event({"enable_timing": True}, 0)
     with pytest.raises(TypeError, match="event options must be an EventOptions, a dict of its fields, or None"):

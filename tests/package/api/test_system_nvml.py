@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The NVML side of cuda.core.system as NVIDIA's cuda.core 1.2.2 declares it: its names and
 signatures, the one ImportError where cuda-bindings has no NVML bindings, and what it does
 without a driver (NVML's data classes are checked over structs made by the bindings).
@@ -18,47 +20,137 @@ import pytest
 
 EMPTY = inspect.Parameter.empty
 
-SYSTEM_DRIVER_NAMES = ["get_driver_branch", "get_kernel_mode_driver_version", "get_user_mode_driver_version",
-                       "get_nvml_version", "get_num_devices", "get_process_name", "CUDA_BINDINGS_NVML_IS_COMPATIBLE"]
+SYSTEM_DRIVER_NAMES = [
+    "get_driver_branch",
+    "get_kernel_mode_driver_version",
+    "get_user_mode_driver_version",
+    "get_nvml_version",
+    "get_num_devices",
+    "get_process_name",
+    "CUDA_BINDINGS_NVML_IS_COMPATIBLE",
+]
 DEVICE_NAMES = ["Device", "get_p2p_status", "get_topology_common_ancestor", "NvlinkInfo"]
 EXCEPTION_NAMES = [
-    "AlreadyInitializedError", "ArgumentVersionMismatchError", "CorruptedInforomError", "DeprecatedError",
-    "DriverNotLoadedError", "FreqNotSupportedError", "FunctionNotFoundError", "GpuIsLostError", "GpuNotFoundError",
-    "InUseError", "InsufficientPowerError", "InsufficientResourcesError", "InsufficientSizeError",
-    "InvalidArgumentError", "InvalidStateError", "IrqIssueError", "LibRmVersionMismatchError",
-    "LibraryNotFoundError", "MemoryError", "NoDataError", "NoPermissionError", "NotFoundError", "NotReadyError",
-    "NotSupportedError", "NvmlError", "OperatingSystemError", "ResetRequiredError", "ResetTypeNotSupportedError",
-    "TimeoutError", "UninitializedError", "UnknownError", "VgpuEccNotSupportedError",
+    "AlreadyInitializedError",
+    "ArgumentVersionMismatchError",
+    "CorruptedInforomError",
+    "DeprecatedError",
+    "DriverNotLoadedError",
+    "FreqNotSupportedError",
+    "FunctionNotFoundError",
+    "GpuIsLostError",
+    "GpuNotFoundError",
+    "InUseError",
+    "InsufficientPowerError",
+    "InsufficientResourcesError",
+    "InsufficientSizeError",
+    "InvalidArgumentError",
+    "InvalidStateError",
+    "IrqIssueError",
+    "LibRmVersionMismatchError",
+    "LibraryNotFoundError",
+    "MemoryError",
+    "NoDataError",
+    "NoPermissionError",
+    "NotFoundError",
+    "NotReadyError",
+    "NotSupportedError",
+    "NvmlError",
+    "OperatingSystemError",
+    "ResetRequiredError",
+    "ResetTypeNotSupportedError",
+    "TimeoutError",
+    "UninitializedError",
+    "UnknownError",
+    "VgpuEccNotSupportedError",
 ]
 NVML_NAMES = DEVICE_NAMES + ["register_events"] + EXCEPTION_NAMES
-TYPING_NAMES = ["AddressingMode", "AffinityScope", "ClockId", "ClockType", "ClocksEventReasons", "CoolerControl",
-                "CoolerTarget", "EventType", "FanControlPolicy", "GpuP2PCapsIndex", "GpuP2PStatus", "GpuTopologyLevel",
-                "InforomObject", "SystemEventType", "TemperatureThresholds", "ThermalController", "ThermalTarget"]
+TYPING_NAMES = [
+    "AddressingMode",
+    "AffinityScope",
+    "ClockId",
+    "ClockType",
+    "ClocksEventReasons",
+    "CoolerControl",
+    "CoolerTarget",
+    "EventType",
+    "FanControlPolicy",
+    "GpuP2PCapsIndex",
+    "GpuP2PStatus",
+    "GpuTopologyLevel",
+    "InforomObject",
+    "SystemEventType",
+    "TemperatureThresholds",
+    "ThermalController",
+    "ThermalTarget",
+]
 
 # The public members of each class of NVIDIA's system/_device.pyi and _system_events.pyi.
 DEVICE_MODULE_MEMBERS = {
     "ClockOffsets": ["clock_offset_mhz", "max_offset_mhz", "min_offset_mhz"],
-    "ClockInfo": ["get_current_mhz", "get_max_customer_boost_mhz", "get_max_mhz", "get_min_max_clock_of_pstate_mhz",
-                  "get_offsets"],
+    "ClockInfo": [
+        "get_current_mhz",
+        "get_max_customer_boost_mhz",
+        "get_max_mhz",
+        "get_min_max_clock_of_pstate_mhz",
+        "get_offsets",
+    ],
     "CoolerInfo": ["signal_type", "target"],
-    "DeviceAttributes": ["compute_instance_slice_count", "gpu_instance_slice_count", "memory_size_mb",
-                         "multiprocessor_count", "shared_copy_engine_count", "shared_decoder_count",
-                         "shared_encoder_count", "shared_jpeg_count", "shared_ofa_count"],
+    "DeviceAttributes": [
+        "compute_instance_slice_count",
+        "gpu_instance_slice_count",
+        "memory_size_mb",
+        "multiprocessor_count",
+        "shared_copy_engine_count",
+        "shared_decoder_count",
+        "shared_encoder_count",
+        "shared_jpeg_count",
+        "shared_ofa_count",
+    ],
     "EventData": ["compute_instance_id", "device", "event_data", "event_type", "gpu_instance_id"],
     "DeviceEvents": ["wait"],
     "FanInfo": ["control_policy", "min_max_speed", "set_default_speed", "speed", "speed_rpm", "target_speed"],
     "FieldValue": ["field_id", "latency_usec", "scope_id", "timestamp", "value"],
     "FieldValues": ["get_all_values", "validate"],
-    "InforomInfo": ["bbx_flush_time", "board_part_number", "configuration_checksum", "get_version", "image_version",
-                    "validate"],
+    "InforomInfo": [
+        "bbx_flush_time",
+        "board_part_number",
+        "configuration_checksum",
+        "get_version",
+        "image_version",
+        "validate",
+    ],
     "MemoryInfo": ["free", "reserved", "total", "used"],
     "BAR1MemoryInfo": ["free", "total", "used"],
-    "MigInfo": ["device_count", "get_all_devices", "get_device_by_index", "is_mig_device", "mode", "parent",
-                "pending_mode"],
+    "MigInfo": [
+        "device_count",
+        "get_all_devices",
+        "get_device_by_index",
+        "is_mig_device",
+        "mode",
+        "parent",
+        "pending_mode",
+    ],
     "NvlinkInfo": ["state", "version"],
-    "PciInfo": ["base_class", "bus", "bus_id", "current_link_generation", "current_link_width", "device", "device_id",
-                "domain", "link_generation", "max_link_generation", "max_link_width", "replay_counter",
-                "rx_throughput", "sub_class", "subsystem_id", "tx_throughput", "vendor_id"],
+    "PciInfo": [
+        "base_class",
+        "bus",
+        "bus_id",
+        "current_link_generation",
+        "current_link_width",
+        "device",
+        "device_id",
+        "domain",
+        "link_generation",
+        "max_link_generation",
+        "max_link_width",
+        "replay_counter",
+        "rx_throughput",
+        "sub_class",
+        "subsystem_id",
+        "tx_throughput",
+        "vendor_id",
+    ],
     "GpuDynamicPstatesUtilization": ["dec_threshold", "inc_threshold", "is_present", "percentage"],
     "GpuDynamicPstatesInfo": [],
     "ProcessInfo": ["compute_instance_id", "gpu_instance_id", "pid", "used_gpu_memory"],
@@ -67,20 +159,67 @@ DEVICE_MODULE_MEMBERS = {
     "ThermalSettings": [],
     "Temperature": ["get_sensor", "get_thermal_settings", "get_threshold", "margin"],
     "Utilization": ["gpu", "memory"],
-    "Device": ["addressing_mode", "arch", "attributes", "bar1_memory_info", "brand", "clear_cpu_affinity",
-               "clear_field_values", "compute_running_processes", "cooler", "cuda_compute_capability",
-               "current_clock_event_reasons", "dynamic_pstates_info", "get_all_devices",
-               "get_all_devices_with_cpu_affinity", "get_clock", "get_cpu_affinity", "get_device_count", "get_fan",
-               "get_field_values", "get_memory_affinity", "get_nvlink", "get_nvlink_count", "get_nvlinks",
-               "get_supported_event_types", "get_topology_nearest_gpus", "index", "inforom",
-               "is_auto_boosted_clocks_enabled", "is_c2c_enabled", "is_display_active", "is_display_connected",
-               "is_persistence_mode_enabled", "memory_info", "mig", "minor_number", "module_id", "name", "num_fans",
-               "numa_node_id", "pci_bus_id", "pci_info", "performance_state", "register_events", "repair_status",
-               "serial", "set_cpu_affinity", "supported_clock_event_reasons", "supported_pstates", "temperature",
-               "to_cuda_device", "utilization", "uuid", "uuid_without_prefix"],
+    "Device": [
+        "addressing_mode",
+        "arch",
+        "attributes",
+        "bar1_memory_info",
+        "brand",
+        "clear_cpu_affinity",
+        "clear_field_values",
+        "compute_running_processes",
+        "cooler",
+        "cuda_compute_capability",
+        "current_clock_event_reasons",
+        "dynamic_pstates_info",
+        "get_all_devices",
+        "get_all_devices_with_cpu_affinity",
+        "get_clock",
+        "get_cpu_affinity",
+        "get_device_count",
+        "get_fan",
+        "get_field_values",
+        "get_memory_affinity",
+        "get_nvlink",
+        "get_nvlink_count",
+        "get_nvlinks",
+        "get_supported_event_types",
+        "get_topology_nearest_gpus",
+        "index",
+        "inforom",
+        "is_auto_boosted_clocks_enabled",
+        "is_c2c_enabled",
+        "is_display_active",
+        "is_display_connected",
+        "is_persistence_mode_enabled",
+        "memory_info",
+        "mig",
+        "minor_number",
+        "module_id",
+        "name",
+        "num_fans",
+        "numa_node_id",
+        "pci_bus_id",
+        "pci_info",
+        "performance_state",
+        "register_events",
+        "repair_status",
+        "serial",
+        "set_cpu_affinity",
+        "supported_clock_event_reasons",
+        "supported_pstates",
+        "temperature",
+        "to_cuda_device",
+        "utilization",
+        "uuid",
+        "uuid_without_prefix",
+    ],
 }
-EVENTS_MODULE_MEMBERS = {"SystemEvent": ["device", "event_type", "gpu_id"], "SystemEvents": [],
-                         "RegisteredSystemEvents": ["wait"]}
+EVENTS_MODULE_MEMBERS = {
+    "SystemEvent": ["device", "event_type", "gpu_id"],
+    "SystemEvents": [],
+    "RegisteredSystemEvents": ["wait"],
+}
 
 
 def parameters(function) -> list[tuple[str, object, str]]:
@@ -107,6 +246,7 @@ def without_nvml(system):
 @pytest.fixture(scope="module")
 def nvml(with_nvml):
     from cuda.bindings import nvml
+
     return nvml
 
 
@@ -119,8 +259,9 @@ def test_all_is_nvidias(system) -> None:
 
 def test_import_cuda_core_leaves_nvml_unloaded(cuda_core) -> None:
     """NVML's bindings load at the first NVML name, not with cuda.core, cuda.core.system or its typing."""
-    probe = ("import sys, cuda.core, cuda.core.system, cuda.core.system.typing; "
-             "print('cuda.bindings.nvml' in sys.modules)")
+    probe = (
+        "import sys, cuda.core, cuda.core.system, cuda.core.system.typing; print('cuda.bindings.nvml' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False"]
 
@@ -137,6 +278,7 @@ def test_typing_values(system) -> None:
 
 # --- Without NVML bindings: one ImportError, the driver side unharmed -------------------------------------
 
+
 @pytest.mark.parametrize("name", NVML_NAMES)
 def test_nvml_names_raise_one_import_error(system, without_nvml, name) -> None:
     with pytest.raises(ImportError, match=r"requires NVML support.*cuda-bindings") as raised:
@@ -144,11 +286,26 @@ def test_nvml_names_raise_one_import_error(system, without_nvml, name) -> None:
     assert raised.value.name == "cuda.bindings.nvml"
 
 
-@pytest.mark.parametrize("module", ["_device", "_system_events", "_nvml_context", "exceptions", "_clocks",
-                                    "_conversions", "_device_info", "_events", "_fields", "_memory",
-                                    "_pci_nvlink", "_thermal"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "_device",
+        "_system_events",
+        "_nvml_context",
+        "exceptions",
+        "_clocks",
+        "_conversions",
+        "_device_info",
+        "_events",
+        "_fields",
+        "_memory",
+        "_pci_nvlink",
+        "_thermal",
+    ],
+)
 def test_nvml_modules_raise_the_import_error(without_nvml, module) -> None:
     import importlib
+
     with pytest.raises(ImportError, match=r"requires NVML support.*pip install"):
         importlib.import_module(f"cuda.core.system.{module}")
 
@@ -162,13 +319,21 @@ def test_from_import_of_an_nvml_name_fails_clearly(without_nvml) -> None:
     with pytest.raises(ImportError, match="cuda.core.system.Device requires NVML support"):
         from cuda.core.system import Device  # noqa: F401
     from cuda.core.system import typing
+
     with pytest.raises(ImportError, match="DeviceArch requires NVML support"):
         typing.DeviceArch  # noqa: B018
     assert "DeviceArch" not in typing.__all__
 
 
-@pytest.mark.parametrize("function, args", [("get_kernel_mode_driver_version", ()), ("get_nvml_version", ()),
-                                            ("get_driver_branch", ()), ("get_process_name", (1,))])
+@pytest.mark.parametrize(
+    "function, args",
+    [
+        ("get_kernel_mode_driver_version", ()),
+        ("get_nvml_version", ()),
+        ("get_driver_branch", ()),
+        ("get_process_name", (1,)),
+    ],
+)
 def test_nvml_functions_raise_runtime_and_import_error(system, without_nvml, function, args) -> None:
     """NVIDIA's tests expect a RuntimeError matching "requires NVML support"; it is the same ImportError."""
     with pytest.raises(RuntimeError, match="requires NVML support") as raised:
@@ -178,6 +343,7 @@ def test_nvml_functions_raise_runtime_and_import_error(system, without_nvml, fun
 
 def test_driver_side_works_without_nvml(system, without_nvml) -> None:
     from cuda.core import DriverNotFoundError
+
     try:
         count = system.get_num_devices()
     except DriverNotFoundError:
@@ -187,8 +353,10 @@ def test_driver_side_works_without_nvml(system, without_nvml) -> None:
 
 # --- With NVML bindings: names, signatures ------------------------------------------------------------------
 
+
 def test_exceptions_are_nvmls_own(system, nvml) -> None:
     from cuda.core.system import exceptions
+
     assert system.exceptions is exceptions and "exceptions" in dir(system)  # an attribute, as in NVIDIA's
     assert sorted(exceptions.__all__) == sorted(EXCEPTION_NAMES)
     for name in EXCEPTION_NAMES:
@@ -198,6 +366,7 @@ def test_exceptions_are_nvmls_own(system, nvml) -> None:
 
 def test_module_members_match_nvidias_stubs(with_nvml) -> None:
     from cuda.core.system import _device, _system_events
+
     for module, members in ((_device, DEVICE_MODULE_MEMBERS), (_system_events, EVENTS_MODULE_MEMBERS)):
         for class_name, names in members.items():
             cls = getattr(module, class_name)
@@ -213,6 +382,7 @@ def test_classes_are_of_nvidias_module(with_nvml) -> None:
     import pickle
 
     from cuda.core.system import _device
+
     for name in [*DEVICE_MODULE_MEMBERS, "_NvlinkInfo", "_NvlinkInfoMeta"]:
         cls = getattr(_device, name)
         assert cls.__module__ == "cuda.core.system._device", name
@@ -221,15 +391,22 @@ def test_classes_are_of_nvidias_module(with_nvml) -> None:
 
 def test_signatures_match_nvidias_stubs(system, with_nvml) -> None:
     from cuda.core.system import _device, _nvml_context, _system_events, typing
-    assert parameters(system.Device.__init__) == [("self", EMPTY, "POSITIONAL_OR_KEYWORD"),
-                                                  ("index", None, "KEYWORD_ONLY"), ("uuid", None, "KEYWORD_ONLY"),
-                                                  ("pci_bus_id", None, "KEYWORD_ONLY")]
+
+    assert parameters(system.Device.__init__) == [
+        ("self", EMPTY, "POSITIONAL_OR_KEYWORD"),
+        ("index", None, "KEYWORD_ONLY"),
+        ("uuid", None, "KEYWORD_ONLY"),
+        ("pci_bus_id", None, "KEYWORD_ONLY"),
+    ]
     assert parameters(system.Device.get_memory_affinity)[1][1] == typing.AffinityScope.NODE
     assert parameters(system.Device.get_cpu_affinity)[1][1] == typing.AffinityScope.NODE
     assert parameters(system.Device.get_fan)[1][:2] == ("fan", 0)
     assert [p[:2] for p in parameters(_device.DeviceEvents.wait)] == [("self", EMPTY), ("timeout_ms", 0)]
     assert [p[:2] for p in parameters(_system_events.RegisteredSystemEvents.wait)] == [
-        ("self", EMPTY), ("timeout_ms", 0), ("buffer_size", 1)]
+        ("self", EMPTY),
+        ("timeout_ms", 0),
+        ("buffer_size", 1),
+    ]
     assert parameters(_device.ClockInfo.get_current_mhz)[1][:2] == ("clock_id", typing.ClockId.CURRENT)
     assert [p[0] for p in parameters(system.get_p2p_status)] == ["device1", "device2", "index"]
     assert [p[0] for p in parameters(system.get_topology_common_ancestor)] == ["device1", "device2"]
@@ -248,19 +425,25 @@ def test_device_arch_and_field_id_come_from_nvml(system, nvml) -> None:
 
 # --- With NVML bindings: behaviour that needs no driver -----------------------------------------------------
 
-@pytest.mark.parametrize("words, bits", [
-    ([0x0FFFFF00000FFFFF, 0], list(range(20)) + list(range(40, 60))),
-    ([0, (1 << 64) - 1], list(range(64, 128))),
-    ([5], [0, 2]),
-    ([], []),
-])
+
+@pytest.mark.parametrize(
+    "words, bits",
+    [
+        ([0x0FFFFF00000FFFFF, 0], list(range(20)) + list(range(40, 60))),
+        ([0, (1 << 64) - 1], list(range(64, 128))),
+        ([5], [0, 2]),
+        ([], []),
+    ],
+)
 def test_unpack_bitmask(with_nvml, words, bits) -> None:
     from cuda.core.system import _device
+
     assert _device._unpack_bitmask(array.array("Q", words)) == bits
 
 
 def test_unpack_bitmask_takes_arrays_only(with_nvml) -> None:
     from cuda.core.system import _device
+
     with pytest.raises(TypeError, match="64-bit bitmask words"):
         _device._unpack_bitmask(1)
 
@@ -276,6 +459,7 @@ def test_device_takes_exactly_one_selector(system, with_nvml) -> None:
 
 def test_enum_arguments_are_checked_before_nvml(system, with_nvml) -> None:
     from cuda.core.system import _device
+
     with pytest.raises(ValueError, match="clock_type must be one of 'graphics', 'sm', 'memory', 'video'"):
         _device.ClockInfo(0, "bogus")
     with pytest.raises(TypeError, match="events must be a EventType"):
@@ -297,6 +481,7 @@ def test_max_links_is_deprecated(system, nvml) -> None:
 
 def test_memory_info_over_nvml_structs(nvml) -> None:
     from cuda.core.system import _device
+
     memory = nvml.Memory_v2()
     memory.free, memory.used, memory.reserved, memory.total = 1, 2, 3, 6
     info = _device.MemoryInfo(memory)
@@ -309,6 +494,7 @@ def test_memory_info_over_nvml_structs(nvml) -> None:
 
 def test_field_values_over_nvml_structs(system, nvml) -> None:
     from cuda.core.system import _device
+
     raw = nvml.FieldValue(1)
     raw[0].field_id = int(nvml.FieldId.DEV_PCIE_REPLAY_COUNTER)
     raw[0].value_type = int(nvml.ValueType.UNSIGNED_LONG_LONG)
@@ -328,6 +514,7 @@ def test_field_values_over_nvml_structs(system, nvml) -> None:
 
 def test_pci_cooler_and_event_data_over_nvml_structs(system, nvml) -> None:
     from cuda.core.system import _device
+
     typing = system.typing
     pci = nvml.PciInfoExt_v1()
     pci.pci_device_id = 0x233510DE
@@ -349,6 +536,7 @@ def test_pci_cooler_and_event_data_over_nvml_structs(system, nvml) -> None:
 
 def test_thermal_and_pstates_over_nvml_structs(system, nvml) -> None:
     from cuda.core.system import _device
+
     settings = nvml.GpuThermalSettings()
     settings.count = 2
     sensors = list(_device.ThermalSettings(settings))
@@ -361,6 +549,7 @@ def test_thermal_and_pstates_over_nvml_structs(system, nvml) -> None:
 
 def test_system_events_over_nvml_structs(system, nvml) -> None:
     from cuda.core.system import _system_events
+
     data = nvml.SystemEventData_v1(2)
     data[0].event_type, data[0].gpu_id = int(nvml.SystemEventType.GPU_DRIVER_UNBIND), 0x3B00
     events = _system_events.SystemEvents(data)
@@ -371,6 +560,7 @@ def test_system_events_over_nvml_structs(system, nvml) -> None:
 
 def test_clock_event_reasons_from_a_bitmask(system, nvml) -> None:
     from cuda.core.system import _device
+
     reasons = system.typing.ClocksEventReasons
     assert _device.Device._reasons(0) == [reasons.NONE]
     mask = int(nvml.ClocksEventReasons.EVENT_REASON_GPU_IDLE) | int(nvml.ClocksEventReasons.EVENT_REASON_SW_POWER_CAP)
@@ -380,6 +570,7 @@ def test_clock_event_reasons_from_a_bitmask(system, nvml) -> None:
 def test_without_a_driver_nvml_queries_name_the_driver(system, nvml, no_driver) -> None:
     """No NVML library: the loader's error names the driver; the context is then disabled."""
     from cuda.core.system import _nvml_context
+
     with pytest.raises(RuntimeError, match="NVIDIA display driver"):
         system.Device(index=0)
     with pytest.raises(RuntimeError, match="NVIDIA display driver"):
@@ -393,8 +584,7 @@ def test_without_a_driver_nvml_queries_name_the_driver(system, nvml, no_driver) 
 
 
 def test_state_starts_uninitialized_in_a_fresh_process(with_nvml) -> None:
-    probe = ("from cuda.core.system import _nvml_context as c; "
-             "print(c._get_nvml_state(), c.is_initialized())")
+    probe = "from cuda.core.system import _nvml_context as c; print(c._get_nvml_state(), c.is_initialized())"
     with warnings.catch_warnings():
         out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["0", "False"]

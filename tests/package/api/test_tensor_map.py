@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """TMA tensor maps without a GPU: the names and signatures of NVIDIA's cuda.core 1.2.2
 (cuda.core._tensor_map), the checks made before the driver is called, the options forms, and
 a descriptor's 128 bytes as a kernel argument.
@@ -19,20 +21,23 @@ EMPTY = inspect.Parameter.empty
 @pytest.fixture(scope="session")
 def tm(cuda_core):
     import cuda.core._tensor_map as module
+
     return module
 
 
 @pytest.fixture(scope="session")
 def smv(cuda_core):
     from cuda.core.utils import StridedMemoryView
+
     return StridedMemoryView
 
 
 def device_view(smv, shape=(64, 64), typestr="<f4", strides=None, address=0):
     """A device-accessible view of ``shape`` at ``address`` (0: no driver needed)."""
     interface = {"version": 3, "shape": shape, "typestr": typestr, "data": (address, False), "strides": strides}
-    return smv.from_cuda_array_interface(type("DeviceArray", (), {"__cuda_array_interface__": interface})(),
-                                         stream_ptr=-1)
+    return smv.from_cuda_array_interface(
+        type("DeviceArray", (), {"__cuda_array_interface__": interface})(), stream_ptr=-1
+    )
 
 
 def signature(function) -> list[tuple[str, object, str]]:
@@ -42,33 +47,60 @@ def signature(function) -> list[tuple[str, object, str]]:
 # ---------------------------------------------------------------------------------------------
 # Names and signatures, as NVIDIA's 1.2.2 stubs list them
 
+
 def test_public_names(cuda_core, tm) -> None:
     assert tm.__all__ == ["TensorMapDescriptor", "TensorMapDescriptorOptions"]
     assert {"TensorMapDescriptor", "TensorMapDescriptorOptions"} <= set(cuda_core.__all__)
     assert cuda_core.TensorMapDescriptor is tm.TensorMapDescriptor
     assert cuda_core.TensorMapDescriptorOptions is tm.TensorMapDescriptorOptions
     import cuda.core.utils
+
     assert "TensorMapDescriptor" not in cuda.core.utils.__all__
-    for name in ("_normalize_tensor_map_data_type", "_normalize_tensor_map_sequence", "_require_tensor_map_enum",
-                 "_coerce_tensor_map_descriptor_options", "_resolve_data_type", "_get_validated_view",
-                 "_require_view_device", "_compute_byte_strides", "_validate_element_strides",
-                 "_NUMPY_DTYPE_TO_TMA", "_TMA_DATA_TYPE_SIZE", "_TMA_DT_BFLOAT16"):
+    for name in (
+        "_normalize_tensor_map_data_type",
+        "_normalize_tensor_map_sequence",
+        "_require_tensor_map_enum",
+        "_coerce_tensor_map_descriptor_options",
+        "_resolve_data_type",
+        "_get_validated_view",
+        "_require_view_device",
+        "_compute_byte_strides",
+        "_validate_element_strides",
+        "_NUMPY_DTYPE_TO_TMA",
+        "_TMA_DATA_TYPE_SIZE",
+        "_TMA_DT_BFLOAT16",
+    ):
         assert hasattr(tm, name), name
 
 
 def test_import_cuda_core_leaves_tensor_maps_and_numpy_unloaded(cuda_core) -> None:
     import subprocess
     import sys
-    probe = ("import sys, cuda.core; print('cuda.core._tensor_map' in sys.modules, 'numpy' in sys.modules); "
-             "cuda.core.TensorMapDescriptor; print('cuda.core._tensor_map' in sys.modules)")
+
+    probe = (
+        "import sys, cuda.core; print('cuda.core._tensor_map' in sys.modules, 'numpy' in sys.modules); "
+        "cuda.core.TensorMapDescriptor; print('cuda.core._tensor_map' in sys.modules)"
+    )
     lines = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
     assert lines == ["False", "False", "True"]
 
 
 ENUMS = {
-    "TensorMapDataType": {"UINT8": 0, "UINT16": 1, "UINT32": 2, "INT32": 3, "UINT64": 4, "INT64": 5, "FLOAT16": 6,
-                          "FLOAT32": 7, "FLOAT64": 8, "BFLOAT16": 9, "FLOAT32_FTZ": 10, "TFLOAT32": 11,
-                          "TFLOAT32_FTZ": 12},
+    "TensorMapDataType": {
+        "UINT8": 0,
+        "UINT16": 1,
+        "UINT32": 2,
+        "INT32": 3,
+        "UINT64": 4,
+        "INT64": 5,
+        "FLOAT16": 6,
+        "FLOAT32": 7,
+        "FLOAT64": 8,
+        "BFLOAT16": 9,
+        "FLOAT32_FTZ": 10,
+        "TFLOAT32": 11,
+        "TFLOAT32_FTZ": 12,
+    },
     "TensorMapInterleave": {"NONE": 0, "INTERLEAVE_16B": 1, "INTERLEAVE_32B": 2},
     "TensorMapSwizzle": {"NONE": 0, "SWIZZLE_32B": 1, "SWIZZLE_64B": 2, "SWIZZLE_128B": 3},
     "TensorMapL2Promotion": {"NONE": 0, "L2_64B": 1, "L2_128B": 2, "L2_256B": 3},
@@ -85,36 +117,62 @@ def test_enum_members_are_the_drivers_values(tm, name) -> None:
 
 def test_factory_signatures(tm, smv) -> None:
     T = tm.TensorMapDescriptor
-    options = [("element_strides", None, "KEYWORD_ONLY"), ("data_type", None, "KEYWORD_ONLY"),
-               ("interleave", tm.TensorMapInterleave.NONE, "KEYWORD_ONLY")]
-    tail = [("swizzle", tm.TensorMapSwizzle.NONE, "KEYWORD_ONLY"),
-            ("l2_promotion", tm.TensorMapL2Promotion.NONE, "KEYWORD_ONLY"),
-            ("oob_fill", tm.TensorMapOOBFill.NONE, "KEYWORD_ONLY")]
-    assert signature(T._from_tiled) == [("view", EMPTY, "POSITIONAL_OR_KEYWORD"),
-                                        ("box_dim", None, "POSITIONAL_OR_KEYWORD"),
-                                        ("options", None, "KEYWORD_ONLY"), *options, *tail]
+    options = [
+        ("element_strides", None, "KEYWORD_ONLY"),
+        ("data_type", None, "KEYWORD_ONLY"),
+        ("interleave", tm.TensorMapInterleave.NONE, "KEYWORD_ONLY"),
+    ]
+    tail = [
+        ("swizzle", tm.TensorMapSwizzle.NONE, "KEYWORD_ONLY"),
+        ("l2_promotion", tm.TensorMapL2Promotion.NONE, "KEYWORD_ONLY"),
+        ("oob_fill", tm.TensorMapOOBFill.NONE, "KEYWORD_ONLY"),
+    ]
+    assert signature(T._from_tiled) == [
+        ("view", EMPTY, "POSITIONAL_OR_KEYWORD"),
+        ("box_dim", None, "POSITIONAL_OR_KEYWORD"),
+        ("options", None, "KEYWORD_ONLY"),
+        *options,
+        *tail,
+    ]
     corners = ["view", "pixel_box_lower_corner", "pixel_box_upper_corner", "channels_per_pixel", "pixels_per_column"]
     assert signature(T._from_im2col) == [(name, EMPTY, "POSITIONAL_OR_KEYWORD") for name in corners] + options + tail
-    wide = ["view", "pixel_box_lower_corner_width", "pixel_box_upper_corner_width", "channels_per_pixel",
-            "pixels_per_column"]
+    wide = [
+        "view",
+        "pixel_box_lower_corner_width",
+        "pixel_box_upper_corner_width",
+        "channels_per_pixel",
+        "pixels_per_column",
+    ]
     assert signature(T._from_im2col_wide) == [(name, EMPTY, "POSITIONAL_OR_KEYWORD") for name in wide] + options + [
         ("mode", tm.TensorMapIm2ColWideMode.W, "KEYWORD_ONLY"),
-        ("swizzle", tm.TensorMapSwizzle.SWIZZLE_128B, "KEYWORD_ONLY"), *tail[1:]]
+        ("swizzle", tm.TensorMapSwizzle.SWIZZLE_128B, "KEYWORD_ONLY"),
+        *tail[1:],
+    ]
     assert [name for name, _, _ in signature(T.replace_address)] == ["self", "tensor"]
-    assert signature(smv.as_tensor_map) == [("self", EMPTY, "POSITIONAL_OR_KEYWORD"),
-                                            ("box_dim", None, "POSITIONAL_OR_KEYWORD")] + [
-        (name, None, "KEYWORD_ONLY") for name in ("options", "element_strides", "data_type", "interleave", "swizzle",
-                                                  "l2_promotion", "oob_fill")]
+    assert signature(smv.as_tensor_map) == [
+        ("self", EMPTY, "POSITIONAL_OR_KEYWORD"),
+        ("box_dim", None, "POSITIONAL_OR_KEYWORD"),
+    ] + [
+        (name, None, "KEYWORD_ONLY")
+        for name in ("options", "element_strides", "data_type", "interleave", "swizzle", "l2_promotion", "oob_fill")
+    ]
     assert [name for name, _, _ in signature(tm._require_view_device)] == ["view", "expected_device_id", "operation"]
     assert [name for name, _, _ in signature(tm._compute_byte_strides)] == ["shape", "strides", "elem_size"]
 
 
 def test_options_dataclass_fields_and_defaults(tm) -> None:
     import dataclasses
+
     fields = {field.name: field.default for field in dataclasses.fields(tm.TensorMapDescriptorOptions)}
-    assert fields == {"box_dim": dataclasses.MISSING, "element_strides": None, "data_type": None,
-                      "interleave": tm.TensorMapInterleave.NONE, "swizzle": tm.TensorMapSwizzle.NONE,
-                      "l2_promotion": tm.TensorMapL2Promotion.NONE, "oob_fill": tm.TensorMapOOBFill.NONE}
+    assert fields == {
+        "box_dim": dataclasses.MISSING,
+        "element_strides": None,
+        "data_type": None,
+        "interleave": tm.TensorMapInterleave.NONE,
+        "swizzle": tm.TensorMapSwizzle.NONE,
+        "l2_promotion": tm.TensorMapL2Promotion.NONE,
+        "oob_fill": tm.TensorMapOOBFill.NONE,
+    }
     options = tm.TensorMapDescriptorOptions(box_dim=[8, 16], element_strides=[1, 2], swizzle=1)
     assert options.box_dim == (8, 16) and options.element_strides == (1, 2)
     assert options.swizzle is tm.TensorMapSwizzle.SWIZZLE_32B
@@ -134,10 +192,20 @@ def test_descriptors_come_from_views_only(cuda_core) -> None:
 # ---------------------------------------------------------------------------------------------
 # Data types
 
+
 def test_dtype_table(tm) -> None:
     T = tm.TensorMapDataType
-    expected = {np.uint8: T.UINT8, np.uint16: T.UINT16, np.uint32: T.UINT32, np.int32: T.INT32, np.uint64: T.UINT64,
-                np.int64: T.INT64, np.float16: T.FLOAT16, np.float32: T.FLOAT32, np.float64: T.FLOAT64}
+    expected = {
+        np.uint8: T.UINT8,
+        np.uint16: T.UINT16,
+        np.uint32: T.UINT32,
+        np.int32: T.INT32,
+        np.uint64: T.UINT64,
+        np.int64: T.INT64,
+        np.float16: T.FLOAT16,
+        np.float32: T.FLOAT32,
+        np.float64: T.FLOAT64,
+    }
     for dtype, data_type in expected.items():
         assert tm._NUMPY_DTYPE_TO_TMA[np.dtype(dtype)] == data_type
         assert tm._normalize_tensor_map_data_type(dtype) is data_type
@@ -162,6 +230,7 @@ def test_data_type_is_inferred_from_the_view(tm, smv) -> None:
 # ---------------------------------------------------------------------------------------------
 # Helpers
 
+
 def test_byte_strides_and_element_strides(tm) -> None:
     assert tm._compute_byte_strides((2, 3, 4), None, 4) == (48, 16, 4)
     assert tm._compute_byte_strides((2, 3), (8, 1), 2) == (16, 2)
@@ -183,6 +252,7 @@ class DLPackDevice:
 
 def test_require_view_device(tm) -> None:
     from cuda.core._dlpack import DLDeviceType
+
     tm._require_view_device(DLPackDevice(DLDeviceType.kDLCUDA, 2), 2, "op")
     with pytest.raises(ValueError, match=r"op expects tensor on device 0, got 2"):
         tm._require_view_device(DLPackDevice(DLDeviceType.kDLCUDA, 2), 0, "op")
@@ -211,22 +281,26 @@ def test_coerce_options(tm) -> None:
 # ---------------------------------------------------------------------------------------------
 # The checks before the driver, through StridedMemoryView.as_tensor_map and the factories
 
-@pytest.mark.parametrize("shape, kwargs, error, match", [
-    ((), {"box_dim": ()}, ValueError, "rank must be between 1 and 5, got 0"),
-    ((2,) * 6, {"box_dim": (2,) * 6}, ValueError, "rank must be between 1 and 5, got 6"),
-    ((1024,), {"box_dim": (32, 32)}, ValueError, "box_dim must have 1 elements"),
-    ((1024,), {"box_dim": (512,)}, ValueError, r"box_dim\[0\] must be in \[1, 256\]"),
-    ((64, 64), {"box_dim": (32, 0)}, ValueError, r"box_dim\[1\] must be in \[1, 256\]"),
-    ((1024,), {"box_dim": (64,), "element_strides": (1, 1)}, ValueError, "element_strides must have 1 elements"),
-    ((1024,), {"box_dim": (64,), "data_type": 42}, TypeError, "data_type must be"),
-    ((1024,), {"box_dim": (64,), "interleave": "16B"}, TypeError, "interleave must be one of"),
-    ((1024,), {"box_dim": (64,), "l2_promotion": 7}, TypeError, "l2_promotion must be one of"),
-    ((1024,), {"box_dim": ("a",)}, TypeError, "box_dim must be a sequence of ints"),
-    ((1024,), {}, TypeError, "box_dim is required"),
-    ((1024,), {"box_dim": (64,), "options": {"box_dim": (64,)}}, TypeError, "Specify either options"),
-    ((1024,), {"options": {"box": (64,)}}, TypeError, "options:"),
-    ((1023,), {"box_dim": (64,), "data_type": np.float64}, ValueError, "cannot reinterpret"),
-])
+
+@pytest.mark.parametrize(
+    "shape, kwargs, error, match",
+    [
+        ((), {"box_dim": ()}, ValueError, "rank must be between 1 and 5, got 0"),
+        ((2,) * 6, {"box_dim": (2,) * 6}, ValueError, "rank must be between 1 and 5, got 6"),
+        ((1024,), {"box_dim": (32, 32)}, ValueError, "box_dim must have 1 elements"),
+        ((1024,), {"box_dim": (512,)}, ValueError, r"box_dim\[0\] must be in \[1, 256\]"),
+        ((64, 64), {"box_dim": (32, 0)}, ValueError, r"box_dim\[1\] must be in \[1, 256\]"),
+        ((1024,), {"box_dim": (64,), "element_strides": (1, 1)}, ValueError, "element_strides must have 1 elements"),
+        ((1024,), {"box_dim": (64,), "data_type": 42}, TypeError, "data_type must be"),
+        ((1024,), {"box_dim": (64,), "interleave": "16B"}, TypeError, "interleave must be one of"),
+        ((1024,), {"box_dim": (64,), "l2_promotion": 7}, TypeError, "l2_promotion must be one of"),
+        ((1024,), {"box_dim": ("a",)}, TypeError, "box_dim must be a sequence of ints"),
+        ((1024,), {}, TypeError, "box_dim is required"),
+        ((1024,), {"box_dim": (64,), "options": {"box_dim": (64,)}}, TypeError, "Specify either options"),
+        ((1024,), {"options": {"box": (64,)}}, TypeError, "options:"),
+        ((1023,), {"box_dim": (64,), "data_type": np.float64}, ValueError, "cannot reinterpret"),
+    ],
+)
 def test_tiled_arguments_checked_before_the_driver(smv, shape, kwargs, error, match) -> None:
     with pytest.raises(error, match=match):
         device_view(smv, shape=shape).as_tensor_map(**kwargs)
@@ -250,16 +324,23 @@ def test_host_memory_is_refused(smv) -> None:
         host.as_tensor_map(box_dim=(32, 32), element_strides=(1, 1), swizzle=3)
 
 
-@pytest.mark.parametrize("kwargs, error, match", [
-    ({"view_shape": (1024,)}, ValueError, "Im2col tensor rank must be between 3 and 5, got 1"),
-    ({"pixel_box_lower_corner": (0, 0)}, ValueError, "pixel_box_lower_corner must have 1 elements"),
-    ({"pixel_box_upper_corner": ()}, ValueError, "pixel_box_upper_corner must have 1 elements"),
-    ({"channels_per_pixel": 0}, ValueError, "channels_per_pixel must be a positive"),
-    ({"swizzle": 12}, TypeError, "swizzle must be one of"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"view_shape": (1024,)}, ValueError, "Im2col tensor rank must be between 3 and 5, got 1"),
+        ({"pixel_box_lower_corner": (0, 0)}, ValueError, "pixel_box_lower_corner must have 1 elements"),
+        ({"pixel_box_upper_corner": ()}, ValueError, "pixel_box_upper_corner must have 1 elements"),
+        ({"channels_per_pixel": 0}, ValueError, "channels_per_pixel must be a positive"),
+        ({"swizzle": 12}, TypeError, "swizzle must be one of"),
+    ],
+)
 def test_im2col_arguments_checked_before_the_driver(tm, smv, kwargs, error, match) -> None:
-    arguments = {"pixel_box_lower_corner": (0,), "pixel_box_upper_corner": (4,), "channels_per_pixel": 64,
-                 "pixels_per_column": 4}
+    arguments = {
+        "pixel_box_lower_corner": (0,),
+        "pixel_box_upper_corner": (4,),
+        "channels_per_pixel": 64,
+        "pixels_per_column": 4,
+    }
     shape = kwargs.pop("view_shape", (1, 32, 64))
     arguments.update(kwargs)
     with pytest.raises(error, match=match):
@@ -267,8 +348,12 @@ def test_im2col_arguments_checked_before_the_driver(tm, smv, kwargs, error, matc
 
 
 def test_im2col_wide_needs_a_cuda_13_build(tm, smv, cuda_major) -> None:
-    arguments = {"pixel_box_lower_corner_width": 0, "pixel_box_upper_corner_width": 4, "channels_per_pixel": 64,
-                 "pixels_per_column": 4}
+    arguments = {
+        "pixel_box_lower_corner_width": 0,
+        "pixel_box_upper_corner_width": 4,
+        "channels_per_pixel": 64,
+        "pixels_per_column": 4,
+    }
     if cuda_major < 13:
         with pytest.raises(RuntimeError, match="requires a CUDA 13\\+ build"):
             tm.TensorMapDescriptor._from_im2col_wide(device_view(smv, shape=(1, 32, 64)), **arguments)
@@ -279,17 +364,24 @@ def test_im2col_wide_needs_a_cuda_13_build(tm, smv, cuda_major) -> None:
         tm.TensorMapDescriptor._from_im2col_wide(device_view(smv, shape=(1, 32, 64)), **arguments, mode=5)
 
 
-@pytest.mark.parametrize("make", [
-    lambda tm, view: view.as_tensor_map(box_dim=(32, 32)),
-    lambda tm, view: view.as_tensor_map(options={"box_dim": (32, 32), "data_type": np.float32}),
-    # A byte view read as float32: 256 bytes a row are 64 floats.
-    lambda tm, view: view.view(layout=view._layout.repacked(1), dtype=np.uint8).as_tensor_map(
-        box_dim=(32, 32), data_type=tm.TensorMapDataType.FLOAT32),
-    lambda tm, view: tm.TensorMapDescriptor._from_im2col(view.view(layout=view._layout.reshaped((1, 64, 64))),
-                                                         (0,), (4,), 64, 4),
-], ids=["tiled", "options", "reinterpreted", "im2col"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda tm, view: view.as_tensor_map(box_dim=(32, 32)),
+        lambda tm, view: view.as_tensor_map(options={"box_dim": (32, 32), "data_type": np.float32}),
+        # A byte view read as float32: 256 bytes a row are 64 floats.
+        lambda tm, view: view.view(layout=view._layout.repacked(1), dtype=np.uint8).as_tensor_map(
+            box_dim=(32, 32), data_type=tm.TensorMapDataType.FLOAT32
+        ),
+        lambda tm, view: tm.TensorMapDescriptor._from_im2col(
+            view.view(layout=view._layout.reshaped((1, 64, 64))), (0,), (4,), 64, 4
+        ),
+    ],
+    ids=["tiled", "options", "reinterpreted", "im2col"],
+)
 def test_valid_arguments_reach_the_driver(tm, smv, no_driver, make) -> None:
     import cuda.core
+
     with pytest.raises(cuda.core.DriverNotFoundError):
         make(tm, device_view(smv, shape=(64, 64)))
 
@@ -297,8 +389,10 @@ def test_valid_arguments_reach_the_driver(tm, smv, no_driver, make) -> None:
 # ---------------------------------------------------------------------------------------------
 # Kernel arguments: the 128 encoded bytes, by value
 
+
 def test_a_descriptor_is_passed_as_its_128_bytes(tm) -> None:
     from cuda.core._kernel_arg_handler import ParamHolder, _packed_arguments
+
     descriptor = tm.TensorMapDescriptor.__new__(tm.TensorMapDescriptor)  # never encoded: 128 zero bytes
     assert repr(descriptor) == "TensorMapDescriptor()" and descriptor.device is None
     address = descriptor._tensor_map_address

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """GPU tests: they skip cleanly, naming the reason, where no driver or no device is found
 (the CPU suite checks that they do)."""
 
@@ -39,6 +41,7 @@ def nvrtc_loaded(cuda_core) -> None:
     """Skip where this build's NVRTC cannot be loaded (e.g. a CUDA 12 build on a machine
     with only CUDA 13's libnvrtc): tried, not guessed from the major."""
     from cuda.bindings import nvrtc
+
     try:
         nvrtc.nvrtcVersion()
     except Exception as err:

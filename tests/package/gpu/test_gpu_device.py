@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Device, DeviceProperties and Context on the real driver, checked against independent sources:
 cuda.bindings' Python driver API and nvidia-smi."""
 
@@ -14,6 +16,7 @@ import pytest
 
 def driver_value(call, *args):
     from cuda.bindings import driver
+
     result = call(*args)
     assert result[0] == driver.CUresult.CUDA_SUCCESS, result[0]
     return result[1] if len(result) == 2 else result[1:]
@@ -21,6 +24,7 @@ def driver_value(call, *args):
 
 def current_context() -> int:
     from cuda.bindings import driver
+
     return int(driver_value(driver.cuCtxGetCurrent))
 
 
@@ -28,6 +32,7 @@ def current_context() -> int:
 def raw_context(cuda_core, device):
     """A second, non-primary context of device 0, made through cuda.bindings and not left current."""
     from cuda.bindings import driver
+
     try:
         context = driver_value(driver.cuCtxCreate, None, 0, 0)  # CUDA 13: (params, flags, device)
     except TypeError:
@@ -61,12 +66,14 @@ def in_a_new_thread(function):
 def test_build_major_matches_bindings(cuda_core) -> None:
     import cuda.bindings
     from cuda.core import _build_info
+
     assert int(cuda.bindings.__version__.split(".")[0]) == _build_info.cuda_major
 
 
 def test_driver_version_and_count(cuda_core) -> None:
     from cuda.bindings import driver
     from cuda.core._utils.version import driver_version
+
     version = driver_value(driver.cuDriverGetVersion)
     assert cuda_core.system.get_user_mode_driver_version() == (version // 1000, version % 1000 // 10)
     assert driver_version() == (version // 1000, version % 1000 // 10, version % 10)
@@ -75,15 +82,18 @@ def test_driver_version_and_count(cuda_core) -> None:
 
 def test_device_identity(cuda_core) -> None:
     from cuda.bindings import driver
+
     device = cuda_core.Device(0)
     assert device is cuda_core.Device(0) is cuda_core.Device(device) and device.device_id == int(device) == 0
     name = driver_value(driver.cuDeviceGetName, 256, 0).split(b"\0")[0].decode()
     assert device.name == name and name
     assert repr(device) == f"<Device 0 ({name})>"
-    major = driver_value(driver.cuDeviceGetAttribute,
-                         driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0)
-    minor = driver_value(driver.cuDeviceGetAttribute,
-                         driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0)
+    major = driver_value(
+        driver.cuDeviceGetAttribute, driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0
+    )
+    minor = driver_value(
+        driver.cuDeviceGetAttribute, driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0
+    )
     assert device.compute_capability == (major, minor) and device.arch == f"{major}{minor}"
     assert type(device.compute_capability).__name__ == "ComputeCapability"
     print(f"\n{device!r}: sm_{device.arch}, uuid {device.uuid}")
@@ -92,6 +102,7 @@ def test_device_identity(cuda_core) -> None:
 def test_uuid_matches_the_driver_and_nvidia_smi(cuda_core) -> None:
     """The uuid goes through the per-major compat call (cuDeviceGetUuid_v2 on 12)."""
     from cuda.bindings import driver
+
     device = cuda_core.Device(0)
     uuid = device.uuid
     raw = driver_value(driver.cuDeviceGetUuid, 0).bytes
@@ -106,6 +117,7 @@ def test_uuid_matches_the_driver_and_nvidia_smi(cuda_core) -> None:
 
 def test_pci_bus_id_matches_the_driver(cuda_core) -> None:
     from cuda.bindings import driver
+
     expected = driver_value(driver.cuDeviceGetPCIBusId, 64, 0).split(b"\0")[0].decode()
     bus_id = cuda_core.Device(0).pci_bus_id
     assert bus_id == expected and bus_id.count(":") == 2
@@ -114,6 +126,7 @@ def test_pci_bus_id_matches_the_driver(cuda_core) -> None:
 
 def test_all_devices_and_peers(cuda_core) -> None:
     from cuda.bindings import driver
+
     devices = cuda_core.Device.get_all_devices()
     count = driver_value(driver.cuDeviceGetCount)
     assert isinstance(devices, tuple) and devices == tuple(cuda_core.Device(i) for i in range(count))
@@ -166,6 +179,7 @@ def test_every_property_is_the_drivers_attribute_with_nvidias_type(cuda_core) ->
     from cuda.bindings import driver
     from cuda.core import _build_info
     from cuda.core._device import _PROPERTIES
+
     properties = cuda_core.Device(0).properties
     assert properties is cuda_core.Device(0).properties
     checked = 0
@@ -194,8 +208,10 @@ def test_properties_on_a_hopper_class_gpu(cuda_core) -> None:
     assert properties.unified_addressing is True and properties.managed_memory is True
     with pytest.raises(AttributeError, match="no attribute 'no_such_property'"):
         properties.no_such_property
-    print(f"\n{properties.multiprocessor_count} SMs, {properties.clock_rate} kHz, L2 {properties.l2_cache_size} B, "
-          f"bus {properties.global_memory_bus_width} bit, pools {properties.memory_pools_supported}")
+    print(
+        f"\n{properties.multiprocessor_count} SMs, {properties.clock_rate} kHz, L2 {properties.l2_cache_size} B, "
+        f"bus {properties.global_memory_bus_width} bit, pools {properties.memory_pools_supported}"
+    )
 
 
 # ----------------------------------------------------------------------------------------
@@ -204,6 +220,7 @@ def test_properties_on_a_hopper_class_gpu(cuda_core) -> None:
 
 def test_set_current_makes_the_primary_context_current(cuda_core) -> None:
     from cuda.bindings import driver
+
     device = cuda_core.Device(0)
     assert device.set_current() is None
     context = device.context
@@ -217,8 +234,14 @@ def test_set_current_makes_the_primary_context_current(cuda_core) -> None:
 
 def test_uninitialized_device_is_a_clear_cuda_error(cuda_core) -> None:
     from cuda.core._utils.cuda_utils import CUDAError
-    for action in (lambda d: d.context, lambda d: d.create_stream(), lambda d: d.create_event(), lambda d: d.sync(),
-                   lambda d: d.allocate(16, stream=d.default_stream)):
+
+    for action in (
+        lambda d: d.context,
+        lambda d: d.create_stream(),
+        lambda d: d.create_event(),
+        lambda d: d.sync(),
+        lambda d: d.allocate(16, stream=d.default_stream),
+    ):
         error = in_a_new_thread(lambda: action(cuda_core.Device(0)))
         assert isinstance(error, CUDAError), error
         assert "Device 0 is not yet initialized" in str(error) and "set_current()" in str(error)
@@ -237,6 +260,7 @@ def test_set_current_with_a_context_round_trip(cuda_core, device, raw_context) -
 
 def test_set_current_with_a_context_pops_what_others_pushed(cuda_core, device, raw_context) -> None:
     from cuda.bindings import driver
+
     primary = device.context
     driver_value(driver.cuCtxPushCurrent, raw_context)  # another library's context, on top
     popped = device.set_current(primary)
@@ -278,6 +302,7 @@ def test_contexts_of_streams_equal_the_devices(cuda_core, device) -> None:
 def test_a_reset_thread_cache_gives_fresh_devices(cuda_core, device) -> None:
     """What NVIDIA's test harness does between tests: pop the context, drop the thread's Devices."""
     from cuda.core import _device
+
     saved = _device._tls.devices
     try:
         del _device._tls.devices
@@ -360,6 +385,7 @@ def test_one_device_object_per_thread(cuda_core) -> None:
 def test_errors_carry_the_explanation_not_the_terse_string(cuda_core) -> None:
     from cuda.bindings import driver
     from cuda.core._utils import cuda_utils
+
     error = driver.CUresult.CUDA_ERROR_INVALID_VALUE
     name = driver_value(driver.cuGetErrorName, error).decode()
     terse = driver_value(driver.cuGetErrorString, error).decode()
@@ -372,6 +398,7 @@ def test_errors_carry_the_explanation_not_the_terse_string(cuda_core) -> None:
 def test_handle_return_on_real_calls(cuda_core, device) -> None:
     from cuda.bindings import driver
     from cuda.core._utils.cuda_utils import CUDAError, handle_return
+
     assert int(handle_return(driver.cuCtxGetDevice())) == 0
     with pytest.raises(CUDAError, match="^CUDA_ERROR_INVALID_DEVICE: "):
         handle_return(driver.cuDeviceGet(10_000))

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """CUDA graphs built by stream capture: kernels captured with launch(gb, ...), forks and
 joins, a while-loop conditional, Graph.update and graph memory, checked on the device."""
 

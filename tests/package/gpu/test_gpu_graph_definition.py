@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Explicit graph definitions on a GPU: kernel, memset, memcpy and host callback nodes run and
 compute what they should, a while loop steered by device code, and what nodes keep alive:
 in embedded clones (each clone node lets go of its own), in captured graphs, past
@@ -46,6 +48,7 @@ def kernels(cuda_core, module_device, nvrtc_loaded):
 @pytest.fixture
 def graph(cuda_core):
     from cuda.core.graph import GraphDefinition
+
     return GraphDefinition()
 
 
@@ -57,6 +60,7 @@ def allocate(device, size: int):
 def read_ints(buffer, count: int) -> list[int]:
     """``count`` ints at the start of a device buffer."""
     from cuda.bindings import driver
+
     host = (ctypes.c_int * count)()
     (err,) = driver.cuMemcpyDtoH(host, int(buffer.handle), count * ctypes.sizeof(ctypes.c_int))
     assert err == driver.CUresult.CUDA_SUCCESS
@@ -95,6 +99,7 @@ def run(graph_definition, device) -> None:
 
 def test_kernel_chain_computes(cuda_core, device, kernels, graph) -> None:
     from cuda.core.graph import KernelNode
+
     buffer = allocate(device, N * 4)
     config = cuda_core.LaunchConfig(grid=(N + 127) // 128, block=128)
     first = graph.launch(config, kernels.get_kernel("iota"), buffer, 5, N)
@@ -143,6 +148,7 @@ def test_while_loop_steered_by_device(cuda_core, device, kernels, graph) -> None
     if device.compute_capability < (9, 0):
         pytest.skip("conditional nodes run on compute capability 9.0 and newer here")
     from cuda.core.graph import WhileNode
+
     counter = allocate(device, 4)
     condition = graph.create_condition(default_value=1)
     zeroed = graph.memset(counter, 0, 4)
@@ -153,8 +159,9 @@ def test_while_loop_steered_by_device(cuda_core, device, kernels, graph) -> None
     assert read_ints(counter, 1) == [5]
 
 
-def test_collecting_a_conditional_node_and_its_branch_views_leaves_the_graph_whole(cuda_core, device, kernels,
-                                                                                  graph) -> None:
+def test_collecting_a_conditional_node_and_its_branch_views_leaves_the_graph_whole(
+    cuda_core, device, kernels, graph
+) -> None:
     """A conditional node and its branch views refer to each other: a cycle, freed by the
     garbage collector. The views borrow the branch graphs, which the node's graph still owns
     and runs; collecting the cycle must not destroy them (it did, and a later gc crashed)."""
@@ -210,11 +217,13 @@ def test_a_raw_clone_keeps_what_the_nodes_use(cuda_core, device, kernels, graph)
     the graph holds, which clones and executables share (a clone launched after the event's
     deletion crashed the driver before)."""
     from cuda.bindings import driver
+
     buffer = allocate(device, N * 4)
     pointer = int(buffer.handle)
     event = device.create_event()
-    first = graph.launch(cuda_core.LaunchConfig(grid=(N + 127) // 128, block=128), kernels.get_kernel("iota"),
-                         buffer, 7, N)
+    first = graph.launch(
+        cuda_core.LaunchConfig(grid=(N + 127) // 128, block=128), kernels.get_kernel("iota"), buffer, 7, N
+    )
     first.record(event).wait(event)
     device.sync()
     err, clone = driver.cuGraphClone(driver.CUgraph(int(graph.handle)))
@@ -240,6 +249,7 @@ def test_a_raw_clone_keeps_what_the_nodes_use(cuda_core, device, kernels, graph)
 
 def test_a_clone_runs_what_its_source_held_after_the_source_is_gone(cuda_core, device, graph) -> None:
     from cuda.core.graph import GraphDefinition
+
     calls = []
     child = GraphDefinition()
     child.callback(lambda: calls.append("child"))
@@ -294,6 +304,7 @@ def embed_nested_callback(graph):
 
 def test_records_are_carried_through_nested_clones(cuda_core, device, graph) -> None:
     from cuda.core.graph import ChildGraphNode, HostCallbackNode
+
     weak, owner = embed_nested_callback(graph)
     deepest = clone_node_of(clone_node_of(owner, ChildGraphNode), HostCallbackNode)
     deepest.destroy()
@@ -338,6 +349,7 @@ def test_a_builders_embedded_clone_node_lets_go_of_its_callable(cuda_core, devic
 def test_updating_a_child_graph_node_runs_the_new_child(cuda_core, device, graph) -> None:
     from cuda.core import CUDAError
     from cuda.core.graph import GraphDefinition
+
     calls = []
     first, second = GraphDefinition(), GraphDefinition()
     first.callback(lambda: calls.append("first"))
@@ -359,6 +371,7 @@ def test_updating_a_child_graph_node_runs_the_new_child(cuda_core, device, graph
 
 def test_a_kernel_from_its_bare_handle_keeps_its_code(cuda_core, device, nvrtc_loaded) -> None:
     from cuda.bindings import driver
+
     options = cuda_core.ProgramOptions(std="c++17", arch=f"sm_{device.arch}")
     code = cuda_core.Program(KERNELS, code_type="c++", options=options).compile("cubin")
     kernel = code.get_kernel("iota")
@@ -379,6 +392,7 @@ def test_a_kernel_from_its_bare_handle_keeps_its_code(cuda_core, device, nvrtc_l
 
 def test_a_captured_kernel_node_found_again_knows_its_kernel(cuda_core, device, kernels) -> None:
     from cuda.core.graph import KernelNode
+
     buffer = allocate(device, N * 4)
     kernel = kernels.get_kernel("iota")
     builder = device.create_graph_builder().begin_building()
@@ -396,6 +410,7 @@ def test_a_captured_kernel_node_found_again_knows_its_kernel(cuda_core, device, 
 def test_a_copy_node_holds_the_memory_until_its_graph_goes(cuda_core, device) -> None:
     from cuda.core._utils._weak_handles import weak_handle
     from cuda.core.graph import GraphDefinition
+
     source, target = allocate(device, 16), allocate(device, 16)
     device.sync()
     definition = GraphDefinition()
@@ -413,6 +428,7 @@ def test_a_running_graph_keeps_the_memory_past_its_close(cuda_core, device) -> N
     host callback) leaves the memory its nodes use allocated until the launch ends."""
     from cuda.core._utils._weak_handles import weak_handle
     from cuda.core.graph import GraphDefinition
+
     started, gate = threading.Event(), threading.Event()
 
     def hold_the_launch():

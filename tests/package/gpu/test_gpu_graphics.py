@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """OpenGL interop on the real driver: GL buffers and textures registered as GraphicsResource,
 mapped to Buffers that CUDA writes and GL reads back.
 
@@ -42,20 +44,32 @@ class GL:
         egl.eglGetDisplay.restype = ctypes.c_void_p
         egl.eglGetDisplay.argtypes = [ctypes.c_void_p]
         egl.eglInitialize.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
-        egl.eglChooseConfig.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_void_p),
-                                        ctypes.c_int32, ctypes.POINTER(ctypes.c_int32)]
+        egl.eglChooseConfig.argtypes = [
+            ctypes.c_void_p,
+            ctypes.POINTER(ctypes.c_int32),
+            ctypes.POINTER(ctypes.c_void_p),
+            ctypes.c_int32,
+            ctypes.POINTER(ctypes.c_int32),
+        ]
         egl.eglCreateContext.restype = ctypes.c_void_p
-        egl.eglCreateContext.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
-                                         ctypes.POINTER(ctypes.c_int32)]
+        egl.eglCreateContext.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_void_p,
+            ctypes.c_void_p,
+            ctypes.POINTER(ctypes.c_int32),
+        ]
         egl.eglMakeCurrent.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
         egl.eglDestroyContext.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
         egl.eglTerminate.argtypes = [ctypes.c_void_p]
         self.display = self._display()
-        attributes = (ctypes.c_int32 * 5)(EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
-                                          EGL_NONE)
+        attributes = (ctypes.c_int32 * 5)(
+            EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE
+        )
         config, found = ctypes.c_void_p(), ctypes.c_int32(0)
-        if not egl.eglChooseConfig(self.display, attributes, ctypes.byref(config), 1, ctypes.byref(found)) \
-                or found.value < 1:
+        if (
+            not egl.eglChooseConfig(self.display, attributes, ctypes.byref(config), 1, ctypes.byref(found))
+            or found.value < 1
+        ):
             pytest.skip("no GL context: eglChooseConfig found no OpenGL config")
         if not egl.eglBindAPI(EGL_OPENGL_API):
             pytest.skip("no GL context: eglBindAPI(EGL_OPENGL_API) failed")
@@ -77,10 +91,12 @@ class GL:
         platform = egl.eglGetProcAddress(b"eglGetPlatformDisplayEXT")
         if not query or not platform:
             pytest.skip("no GL context: no default EGL display and no EGL_EXT_device_enumeration")
-        query_devices = ctypes.CFUNCTYPE(ctypes.c_uint, ctypes.c_int32, ctypes.POINTER(ctypes.c_void_p),
-                                         ctypes.POINTER(ctypes.c_int32))(query)
-        get_display = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_uint, ctypes.c_void_p,
-                                       ctypes.POINTER(ctypes.c_int32))(platform)
+        query_devices = ctypes.CFUNCTYPE(
+            ctypes.c_uint, ctypes.c_int32, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_int32)
+        )(query)
+        get_display = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_uint, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int32))(
+            platform
+        )
         devices, count = (ctypes.c_void_p * 8)(), ctypes.c_int32(0)
         if not query_devices(8, devices, ctypes.byref(count)) or count.value < 1:
             pytest.skip("no GL context: EGL enumerates no device")
@@ -103,14 +119,16 @@ class GL:
         self.function("glGenBuffers", None, ctypes.c_int, ctypes.POINTER(ctypes.c_uint))(1, ctypes.byref(name))
         self.function("glBindBuffer", None, ctypes.c_uint, ctypes.c_uint)(GL_ARRAY_BUFFER, name.value)
         self.function("glBufferData", None, ctypes.c_uint, ctypes.c_ssize_t, ctypes.c_void_p, ctypes.c_uint)(
-            GL_ARRAY_BUFFER, nbytes, None, GL_DYNAMIC_DRAW)
+            GL_ARRAY_BUFFER, nbytes, None, GL_DYNAMIC_DRAW
+        )
         return name.value
 
     def read_buffer(self, name: int, nbytes: int) -> bytes:
         self.function("glBindBuffer", None, ctypes.c_uint, ctypes.c_uint)(GL_ARRAY_BUFFER, name)
         out = ctypes.create_string_buffer(nbytes)
         self.function("glGetBufferSubData", None, ctypes.c_uint, ctypes.c_ssize_t, ctypes.c_ssize_t, ctypes.c_void_p)(
-            GL_ARRAY_BUFFER, 0, nbytes, out)
+            GL_ARRAY_BUFFER, 0, nbytes, out
+        )
         self.function("glFinish", None)()
         return out.raw
 
@@ -118,9 +136,19 @@ class GL:
         name = ctypes.c_uint(0)
         self.function("glGenTextures", None, ctypes.c_int, ctypes.POINTER(ctypes.c_uint))(1, ctypes.byref(name))
         self.function("glBindTexture", None, ctypes.c_uint, ctypes.c_uint)(GL_TEXTURE_2D, name.value)
-        self.function("glTexImage2D", None, ctypes.c_uint, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
-                      ctypes.c_int, ctypes.c_uint, ctypes.c_uint, ctypes.c_void_p)(
-            GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, None)
+        self.function(
+            "glTexImage2D",
+            None,
+            ctypes.c_uint,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_uint,
+            ctypes.c_uint,
+            ctypes.c_void_p,
+        )(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, None)
         return name.value
 
     def close(self) -> None:
@@ -153,6 +181,7 @@ def test_cuda_writes_what_gl_reads(cuda_core, device, gl) -> None:
 
 def test_mapped_buffer_as_a_memory_view(cuda_core, device, gl) -> None:
     from cuda.core.utils import StridedMemoryView
+
     stream = device.create_stream()
     with cuda_core.GraphicsResource.from_gl_buffer(gl.buffer(256 * 4), stream=stream) as buffer:
         view = StridedMemoryView.from_buffer(buffer, shape=(256,), dtype=np.float32)
@@ -194,6 +223,7 @@ def test_closing_the_buffer_unmaps(cuda_core, device, gl) -> None:
 
 def test_dropping_a_mapped_resource_cleans_up(cuda_core, device, gl) -> None:
     import gc
+
     stream = device.create_stream()
     resource = cuda_core.GraphicsResource.from_gl_buffer(gl.buffer(1024))
     resource.map(stream=stream)

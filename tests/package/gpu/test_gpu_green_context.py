@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Green contexts on the real driver: device resources, SM splits, green contexts and their
 streams, events and kernels, and what a build before CUDA 13.1 says about work queues."""
 
@@ -38,8 +40,9 @@ def fill(cuda_core, device, nvrtc_loaded):
 def run_fill(cuda_core, device, stream, kernel, value: int, n: int = 64) -> np.ndarray:
     """Fill ``n`` ints with ``value`` on ``stream`` and return them, copied to the host."""
     buffer = device.allocate(n * 4, stream=stream)
-    cuda_core.launch(stream, cuda_core.LaunchConfig(grid=(n + 31) // 32, block=32), kernel, buffer, np.int32(value),
-                     np.int32(n))
+    cuda_core.launch(
+        stream, cuda_core.LaunchConfig(grid=(n + 31) // 32, block=32), kernel, buffer, np.int32(value), np.int32(n)
+    )
     host = cuda_core.LegacyPinnedMemoryResource().allocate(n * 4)
     buffer.copy_to(host, stream=stream)
     stream.sync()
@@ -169,6 +172,7 @@ def test_workqueue(cuda_core, device) -> None:
         assert "driver of CUDA 13.1+" in str(err)
         pytest.skip(str(err))
     from cuda.core.typing import WorkqueueSharingScopeType
+
     assert queue.handle != 0 and queue.concurrency_limit >= 1 and queue.device is device
     for scope in WorkqueueSharingScopeType:
         queue.configure(cuda_core.WorkqueueResourceOptions(sharing_scope=scope, concurrency_limit=4))

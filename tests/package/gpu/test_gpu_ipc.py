@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """IPC on the real driver: pools and buffers shared with spawned processes, through
 multiprocessing (resources and Buffers pickled by multiprocessing's reducers), by hand
 (allocation handles and descriptors), and by plain pickle (the registry)."""
@@ -23,6 +25,7 @@ def pattern(seed: int) -> np.ndarray:
 
 def write(buffer, data: np.ndarray, stream) -> None:
     from cuda.core import LegacyPinnedMemoryResource
+
     staging = LegacyPinnedMemoryResource().allocate(data.size)
     np.frombuffer(memoryview(staging), dtype=np.uint8)[:] = data
     buffer.copy_from(staging, stream=stream)
@@ -32,6 +35,7 @@ def write(buffer, data: np.ndarray, stream) -> None:
 
 def read(buffer, stream) -> np.ndarray:
     from cuda.core import LegacyPinnedMemoryResource
+
     staging = LegacyPinnedMemoryResource().allocate(buffer.size)
     buffer.copy_to(staging, stream=stream)
     stream.sync()
@@ -68,8 +72,9 @@ def _guarded(target, results, *args) -> None:
 def make_resource(memory, device, kind: str):
     try:
         if kind == "device":
-            return memory.DeviceMemoryResource(device, memory.DeviceMemoryResourceOptions(ipc_enabled=True,
-                                                                                        max_size=2 << 20))
+            return memory.DeviceMemoryResource(
+                device, memory.DeviceMemoryResourceOptions(ipc_enabled=True, max_size=2 << 20)
+            )
         return memory.PinnedMemoryResource(memory.PinnedMemoryResourceOptions(ipc_enabled=True, max_size=2 << 20))
     except Exception as err:  # containers without the right capabilities, hosts without NUMA pools
         pytest.skip(f"the driver refuses an IPC-enabled {kind} pool here: {err}")
@@ -90,15 +95,21 @@ def resource(request, memory, device):
 
 # --- children (module level: spawn imports them by name) -------------------------------------
 
+
 def child_through_multiprocessing(resource, buffer) -> dict:
     from cuda.core import Device
+
     device = Device(0)
     device.set_current()
     stream = device.create_stream()
     seen = read(buffer, stream)
     write(buffer, pattern(2), stream)
-    report = {"seen": seen, "mapped": (resource.is_mapped, buffer.is_mapped),
-              "same_resource": buffer.memory_resource is resource, "uuid": resource.uuid}
+    report = {
+        "seen": seen,
+        "mapped": (resource.is_mapped, buffer.is_mapped),
+        "same_resource": buffer.memory_resource is resource,
+        "uuid": resource.uuid,
+    }
     buffer.close()
     stream.sync()
     return report
@@ -106,6 +117,7 @@ def child_through_multiprocessing(resource, buffer) -> dict:
 
 def child_by_hand(kind, handle, descriptor, oversized, truncated) -> dict:
     from cuda.core import Buffer, Device, DeviceMemoryResource, PinnedMemoryResource
+
     device = Device(0)
     device.set_current()
     stream = device.create_stream()
@@ -114,10 +126,12 @@ def child_by_hand(kind, handle, descriptor, oversized, truncated) -> dict:
     else:
         mapped = PinnedMemoryResource.from_allocation_handle(handle)
     errors = {}
-    for name, call in [("allocate", lambda: mapped.allocate(64, stream=stream)),
-                       ("oversized", lambda: Buffer.from_ipc_descriptor(mapped, oversized, stream=stream)),
-                       ("truncated", lambda: Buffer.from_ipc_descriptor(mapped, truncated, stream=stream)),
-                       ("not_a_descriptor", lambda: Buffer.from_ipc_descriptor(mapped, b"x" * 64, stream=stream))]:
+    for name, call in [
+        ("allocate", lambda: mapped.allocate(64, stream=stream)),
+        ("oversized", lambda: Buffer.from_ipc_descriptor(mapped, oversized, stream=stream)),
+        ("truncated", lambda: Buffer.from_ipc_descriptor(mapped, truncated, stream=stream)),
+        ("not_a_descriptor", lambda: Buffer.from_ipc_descriptor(mapped, b"x" * 64, stream=stream)),
+    ]:
         try:
             call()
         except Exception as err:
@@ -130,12 +144,16 @@ def child_by_hand(kind, handle, descriptor, oversized, truncated) -> dict:
     write(second, pattern(3), stream)  # still mapped: the first close did not unmap it
     second.close()
     stream.sync()
-    return {"errors": errors, "same_address": same_address,
-            "registered": type(mapped).from_registry(handle.uuid) is mapped}
+    return {
+        "errors": errors,
+        "same_address": same_address,
+        "registered": type(mapped).from_registry(handle.uuid) is mapped,
+    }
 
 
 def child_plain_pickle(pickled: bytes, kind: str, handle) -> dict:
     from cuda.core import Device, DeviceMemoryResource, PinnedMemoryResource
+
     device = Device(0)
     device.set_current()
     try:
@@ -157,6 +175,7 @@ def child_plain_pickle(pickled: bytes, kind: str, handle) -> dict:
 
 
 # --- tests -------------------------------------------------------------------------------------
+
 
 def test_a_buffer_sent_through_multiprocessing_is_shared(resource, device) -> None:
     stream = device.create_stream()
@@ -186,9 +205,12 @@ def test_handles_and_descriptors_by_hand(memory, resource, device) -> None:
     errors = report["errors"]
     assert errors["allocate"] == ("TypeError", "Cannot allocate from a mapped IPC-enabled memory resource")
     assert errors["oversized"][0] == "ValueError" and "exceeds the mapped allocation extent" in errors["oversized"][1]
-    assert errors["truncated"][0] == "ValueError" and "payload is 8 bytes; expected at least 64" in errors["truncated"][1]
-    assert errors["not_a_descriptor"][0] == "TypeError" and \
-        errors["not_a_descriptor"][1].startswith("Argument 'ipc_descriptor' has incorrect type")
+    assert (
+        errors["truncated"][0] == "ValueError" and "payload is 8 bytes; expected at least 64" in errors["truncated"][1]
+    )
+    assert errors["not_a_descriptor"][0] == "TypeError" and errors["not_a_descriptor"][1].startswith(
+        "Argument 'ipc_descriptor' has incorrect type"
+    )
     assert report["same_address"] and report["registered"]
     np.testing.assert_array_equal(read(buffer, stream), pattern(3))
     buffer.close()
@@ -236,6 +258,7 @@ def test_threads_asking_a_fresh_pool_for_its_handle_get_one_handle(memory, devic
     descriptor stays open: a second export must not replace the first and close a descriptor
     already handed to a process being spawned."""
     import threading
+
     for _ in range(10):
         resource = make_resource(memory, device, kind)
         barrier, handles = threading.Barrier(6), []

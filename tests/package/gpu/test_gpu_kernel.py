@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Kernels and their ObjectCode on the real driver: attributes per device, occupancy queries,
 parameters, Kernel.from_handle, and what an ObjectCode's library is."""
 
@@ -32,8 +34,11 @@ def cubin(cuda_core, module_device, tmp_path_factory) -> bytes:
     if nvcc is not None:
         work = tmp_path_factory.mktemp("kernel")
         (work / "k.cu").write_text(SOURCE)
-        subprocess.run([nvcc, "-cubin", f"-arch=sm_{module_device.arch}", "-o", work / "k.cubin", work / "k.cu"],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [nvcc, "-cubin", f"-arch=sm_{module_device.arch}", "-o", work / "k.cubin", work / "k.cu"],
+            check=True,
+            capture_output=True,
+        )
         return (work / "k.cubin").read_bytes()
     options = cuda_core.ProgramOptions(arch=f"sm_{module_device.arch}")
     return cuda_core.Program(SOURCE, code_type="c++", options=options).compile("cubin").code
@@ -56,8 +61,11 @@ def test_attributes_are_properties_per_device(cuda_core, device, code) -> None:
     assert isinstance(attributes.cache_mode_ca, bool) and isinstance(attributes.cluster_size_must_be_set, bool)
     assert attributes.max_dynamic_shared_size_bytes >= 0
     assert isinstance(attributes.preferred_shared_memory_carveout, int)
-    assert (attributes.required_cluster_width, attributes.required_cluster_height,
-            attributes.required_cluster_depth) == (0, 0, 0)
+    assert (
+        attributes.required_cluster_width,
+        attributes.required_cluster_height,
+        attributes.required_cluster_depth,
+    ) == (0, 0, 0)
     assert isinstance(attributes.non_portable_cluster_size_allowed, bool)
     assert isinstance(attributes.cluster_scheduling_policy_preference, int)
     for view in (attributes[0], attributes[device]):
@@ -96,12 +104,12 @@ def test_parameters(cuda_core, code) -> None:
     assert saxpy.num_arguments == 5
     assert [(p.offset, p.size) for p in saxpy.arguments_info] == [(0, 4), (8, 8), (16, 8), (24, 8), (32, 8)]
     assert code.get_kernel(b"no_arguments").num_arguments == 0
-    assert [(p.offset, p.size) for p in code.get_kernel("shorts").arguments_info] == [(0, 2), (4, 4), (8, 2),
-                                                                                     (16, 8)]
+    assert [(p.offset, p.size) for p in code.get_kernel("shorts").arguments_info] == [(0, 2), (4, 4), (8, 2), (16, 8)]
 
 
 def test_parameters_need_a_context(cuda_core, device, code) -> None:
     from cuda.bindings import driver
+
     kernel = code.get_kernel("shorts")
     popped = []
     while int(driver.cuCtxGetCurrent()[1]) != 0:

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Kernels compiled by NVRTC and by nvcc, launched through cuda.core, checked against numpy."""
 
 from __future__ import annotations
@@ -8,7 +10,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from host_copies import to_device, to_host
 
 KERNELS = r"""
@@ -80,16 +81,27 @@ def test_saxpy_with_a_grid_stride_loop(cuda_core, device, nvrtc_code) -> None:
 def test_every_argument_kind_reaches_the_kernel(cuda_core, device, nvrtc_code) -> None:
     stream = device.create_stream()
     out = device.allocate(9 * 8, stream=stream)
-    args = (np.int8(-5), np.uint16(65000), np.int32(-123456), np.int64(-2**40), np.float32(1.5), np.float64(-2.25),
-            np.bool_(True), 2**40 + 3, 0.75, out)
+    args = (
+        np.int8(-5),
+        np.uint16(65000),
+        np.int32(-123456),
+        np.int64(-(2**40)),
+        np.float32(1.5),
+        np.float64(-2.25),
+        np.bool_(True),
+        2**40 + 3,
+        0.75,
+        out,
+    )
     cuda_core.launch(stream, cuda_core.LaunchConfig(grid=1, block=1), nvrtc_code.get_kernel("echo"), *args)
     got = to_host(out, stream, np.int64, 9)
-    assert got.tolist() == [-5, 65000, -123456, -2**40, 1500, -2250, 1, 2**40 + 3, 750]
+    assert got.tolist() == [-5, 65000, -123456, -(2**40), 1500, -2250, 1, 2**40 + 3, 750]
 
 
 def test_launch_on_a_foreign_stream_object(cuda_core, device, nvrtc_code) -> None:
     """An object with __cuda_stream__ is still accepted where a stream is, with a DeprecationWarning
     (as in NVIDIA's cuda.core: wrap it with Stream(obj))."""
+
     class Foreign:
         def __init__(self, stream) -> None:
             self.stream = stream
@@ -103,12 +115,28 @@ def test_launch_on_a_foreign_stream_object(cuda_core, device, nvrtc_code) -> Non
     d_x = to_device(device, ours, x)
     d_out = device.allocate(x.nbytes, stream=ours)
     with pytest.warns(DeprecationWarning, match=r"Stream\(obj\)"):
-        cuda_core.launch(Foreign(ours), cuda_core.LaunchConfig(grid=4, block=256), nvrtc_code.get_kernel("saxpy"),
-                         np.float32(-1), d_x, d_x, d_out, np.uint64(n))
+        cuda_core.launch(
+            Foreign(ours),
+            cuda_core.LaunchConfig(grid=4, block=256),
+            nvrtc_code.get_kernel("saxpy"),
+            np.float32(-1),
+            d_x,
+            d_x,
+            d_out,
+            np.uint64(n),
+        )
     assert not to_host(d_out, ours, np.float32, n).any()
     d_out2 = device.allocate(x.nbytes, stream=ours)
-    cuda_core.launch(cuda_core.Stream(Foreign(ours)), cuda_core.LaunchConfig(grid=4, block=256),
-                     nvrtc_code.get_kernel("saxpy"), np.float32(2), d_x, d_x, d_out2, np.uint64(n))
+    cuda_core.launch(
+        cuda_core.Stream(Foreign(ours)),
+        cuda_core.LaunchConfig(grid=4, block=256),
+        nvrtc_code.get_kernel("saxpy"),
+        np.float32(2),
+        d_x,
+        d_x,
+        d_out2,
+        np.uint64(n),
+    )
     np.testing.assert_array_equal(to_host(d_out2, ours, np.float32, n), 3 * x)
 
 
@@ -125,8 +153,9 @@ def test_launch_argument_type_errors_name_position_and_type(cuda_core, device, n
         cuda_core.launch(object(), config, kernel, np.float32(1), buffer, buffer, buffer, np.uint64(0))
     with pytest.raises(TypeError, match="kernel 'saxpy' takes 5 argument\\(s\\), got 4"):
         cuda_core.launch(stream, config, kernel, np.float32(1), buffer, buffer, buffer)
-    with pytest.raises(TypeError, match="kernel argument 4: a uint32 is 4 byte\\(s\\), but the kernel's parameter 4 "
-                                        "takes 8"):
+    with pytest.raises(
+        TypeError, match="kernel argument 4: a uint32 is 4 byte\\(s\\), but the kernel's parameter 4 takes 8"
+    ):
         cuda_core.launch(stream, config, kernel, np.float32(1), buffer, buffer, buffer, np.uint32(0))
     cuda_core.launch(stream, config, kernel, np.float32(1), buffer, buffer, buffer, 0)  # a Python int fits size_t
     stream.sync()
@@ -162,8 +191,11 @@ def nvcc_cubin(module_device, tmp_path_factory) -> Path:
         pytest.skip("nvcc is not installed here")
     work = tmp_path_factory.mktemp("nvcc")
     (work / "scale.cu").write_text(CUBIN_SOURCE)
-    subprocess.run([nvcc, "-cubin", f"-arch=sm_{module_device.arch}", "-o", work / "scale.cubin", work / "scale.cu"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [nvcc, "-cubin", f"-arch=sm_{module_device.arch}", "-o", work / "scale.cubin", work / "scale.cu"],
+        check=True,
+        capture_output=True,
+    )
     return work / "scale.cubin"
 
 
@@ -172,12 +204,21 @@ def test_cubin_from_nvcc_loads_and_runs(cuda_core, device, nvcc_cubin) -> None:
     n = 5000
     data = np.linspace(-1, 1, n, dtype=np.float32)
     stream = device.create_stream()
-    for code in (cuda_core.ObjectCode.from_cubin(nvcc_cubin.read_bytes()), cuda_core.ObjectCode.from_cubin(str(nvcc_cubin))):
+    for code in (
+        cuda_core.ObjectCode.from_cubin(nvcc_cubin.read_bytes()),
+        cuda_core.ObjectCode.from_cubin(str(nvcc_cubin)),
+    ):
         d_data = to_device(device, stream, data)
         kernel = code.get_kernel("scale")
         assert kernel.num_arguments == 3
-        cuda_core.launch(stream, cuda_core.LaunchConfig(grid=(n + 127) // 128, block=128), kernel, d_data,
-                         np.float32(3.0), np.uint32(n))
+        cuda_core.launch(
+            stream,
+            cuda_core.LaunchConfig(grid=(n + 127) // 128, block=128),
+            kernel,
+            d_data,
+            np.float32(3.0),
+            np.uint32(n),
+        )
         np.testing.assert_array_equal(to_host(d_data, stream, np.float32, n), data * np.float32(3.0))
 
 
@@ -257,8 +298,11 @@ def features(cuda_core, module_device, tmp_path_factory):
     if nvcc is not None:
         work = tmp_path_factory.mktemp("features")
         (work / "features.cu").write_text(FEATURES)
-        subprocess.run([nvcc, "-cubin", f"-arch=sm_{module_device.arch}", "-o", work / "features.cubin",
-                        work / "features.cu"], check=True, capture_output=True)
+        subprocess.run(
+            [nvcc, "-cubin", f"-arch=sm_{module_device.arch}", "-o", work / "features.cubin", work / "features.cu"],
+            check=True,
+            capture_output=True,
+        )
         return cuda_core.ObjectCode.from_cubin((work / "features.cubin").read_bytes())
     options = cuda_core.ProgramOptions(arch=f"sm_{module_device.arch}")
     return cuda_core.Program(FEATURES, code_type="c++", options=options).compile("cubin")
@@ -266,6 +310,7 @@ def features(cuda_core, module_device, tmp_path_factory):
 
 def zeroed(device, stream, nbytes: int):
     import cuda.core
+
     buffer = device.allocate(nbytes, stream=stream)
     pinned = cuda.core.LegacyPinnedMemoryResource().allocate(nbytes)
     np.from_dlpack(pinned)[:] = 0
@@ -314,9 +359,12 @@ def test_launch_paths(cuda_core, device, features, how) -> None:
     class MyStream(cuda_core.Stream):
         pass
 
-    stream = {"legacy": LEGACY_DEFAULT_STREAM, "per_thread": PER_THREAD_DEFAULT_STREAM,
-              "subclass": MyStream._init(options={"nonblocking": True}, device_id=0),
-              "pdl": device.create_stream()}[how]
+    stream = {
+        "legacy": LEGACY_DEFAULT_STREAM,
+        "per_thread": PER_THREAD_DEFAULT_STREAM,
+        "subclass": MyStream._init(options={"nonblocking": True}, device_id=0),
+        "pdl": device.create_stream(),
+    }[how]
     n = 1000
     out = zeroed(device, stream, n * 4)
     config = cuda_core.LaunchConfig(grid=(n + 127) // 128, block=128, programmatic_stream_serialization=how == "pdl")
@@ -329,6 +377,7 @@ def test_strided_memory_views_as_kernel_arguments(cuda_core, device, nvrtc_code)
     """saxpy over views: of a CuPy or PyTorch array where one is installed (DLPack on the
     device, ordered on our stream), and of a Buffer with a layout (from_buffer)."""
     from cuda.core.utils import StridedMemoryView
+
     n = 1000
     stream = device.create_stream()
     config = cuda_core.LaunchConfig(grid=4, block=256)
@@ -346,6 +395,7 @@ def test_strided_memory_views_as_kernel_arguments(cuda_core, device, nvrtc_code)
     stream.sync()
     assert set(host.tolist()) == {5.0}
     import importlib
+
     for library in ("cupy", "torch"):
         try:
             module = importlib.import_module(library)
@@ -397,14 +447,17 @@ def _queue_late_fill(library: str, n: int):
     return array, producer
 
 
-@pytest.mark.parametrize("library, protocol", [("torch", "dlpack"), ("torch", "cai"), ("cupy", "dlpack"),
-                                               ("cupy", "cai")])
-def test_a_view_is_ordered_after_the_producer_s_current_stream(cuda_core, device, nvrtc_code, library,
-                                                                protocol) -> None:
+@pytest.mark.parametrize(
+    "library, protocol", [("torch", "dlpack"), ("torch", "cai"), ("cupy", "dlpack"), ("cupy", "cai")]
+)
+def test_a_view_is_ordered_after_the_producer_s_current_stream(
+    cuda_core, device, nvrtc_code, library, protocol
+) -> None:
     """The fast imports (PyTorch's C exchange table, CuPy's unsynchronised export) must still
     order the consumer stream after the producer's current stream, as __dlpack__(stream=)
     does: a fill queued behind a ~50 ms spin must be what our kernel reads."""
     from cuda.core.utils import StridedMemoryView
+
     n = 1 << 20
     stream = device.create_stream()
     out = zeroed(device, stream, n * 4)
@@ -415,6 +468,14 @@ def test_a_view_is_ordered_after_the_producer_s_current_stream(cuda_core, device
         view = make(array, stream_ptr=int(stream.handle))
     pointer = array.data_ptr() if library == "torch" else array.data.ptr
     assert (view.ptr, view.shape, view.dtype, view.device_id) == (pointer, (n,), np.float32, device.device_id)
-    cuda_core.launch(stream, cuda_core.LaunchConfig(grid=256, block=256), nvrtc_code.get_kernel("saxpy"),
-                     np.float32(1.0), view, zeros, out, np.uint64(n))
+    cuda_core.launch(
+        stream,
+        cuda_core.LaunchConfig(grid=256, block=256),
+        nvrtc_code.get_kernel("saxpy"),
+        np.float32(1.0),
+        view,
+        zeros,
+        out,
+        np.uint64(n),
+    )
     assert set(to_host(out, stream, np.float32, n).tolist()) == {3.0}

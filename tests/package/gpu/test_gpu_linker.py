@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Linker on the real driver: relocatable PTX from NVRTC linked to a cubin that runs, LTO IR
 linked with link-time optimization, nvJitLink's PTX output, the logs, the errors of a bad
 link, a static library given by its path, and the backend reported."""
@@ -46,10 +48,13 @@ def compile_to(cuda_core, source: str, name: str, arch: str, target: str):
 def ptx_parts(cuda_core, device, nvrtc_loaded, arch, backend):
     """KERNEL and DEVICE_FUNCTION as relocatable PTX, named 'kernel' and 'combine'."""
     from cuda.core._program import _can_load_generated_ptx
+
     if backend == "driver" and not _can_load_generated_ptx():
         pytest.skip("this driver is older than NVRTC: it cannot JIT the PTX that NVRTC makes")
-    return (compile_to(cuda_core, KERNEL, "kernel", arch, "ptx"),
-            compile_to(cuda_core, DEVICE_FUNCTION, "combine", arch, "ptx"))
+    return (
+        compile_to(cuda_core, KERNEL, "kernel", arch, "ptx"),
+        compile_to(cuda_core, DEVICE_FUNCTION, "combine", arch, "ptx"),
+    )
 
 
 def run_apply(cuda_core, device, code) -> None:
@@ -62,8 +67,14 @@ def run_apply(cuda_core, device, code) -> None:
     d_x = device.allocate(x.nbytes, stream=stream)
     d_out = device.allocate(x.nbytes, stream=stream)
     d_x.copy_from(pinned, stream=stream)
-    cuda_core.launch(stream, cuda_core.LaunchConfig(grid=(n + 127) // 128, block=128), code.get_kernel("apply"),
-                     d_x, d_out, np.int32(n))
+    cuda_core.launch(
+        stream,
+        cuda_core.LaunchConfig(grid=(n + 127) // 128, block=128),
+        code.get_kernel("apply"),
+        d_x,
+        d_out,
+        np.int32(n),
+    )
     d_out.copy_to(pinned, stream=stream)
     stream.sync()
     np.testing.assert_array_equal(np.from_dlpack(pinned).view(np.float32)[:n], x * 2.0 + 1.0)
@@ -77,6 +88,7 @@ def test_backend_is_one_of_the_two_and_programs_agree(cuda_core, device, nvrtc_l
     assert cuda_core.Program(ptx.code.decode(), "ptx").backend == backend
     try:
         from cuda.bindings import nvjitlink
+
         loads = nvjitlink.version() >= (12, 3)
     except Exception:
         loads = False
@@ -89,13 +101,26 @@ def test_relocatable_ptx_links_to_a_cubin_that_runs(cuda_core, device, ptx_parts
     assert cubin.code_type == "cubin" and cubin.name == "combined" and bytes(cubin.code[:4]) == b"\x7fELF"
     run_apply(cuda_core, device, cubin)
     from cuda.core.typing import ObjectCodeFormatType
+
     assert linker.link(ObjectCodeFormatType.CUBIN).code == cubin.code  # linked once, given again
 
 
 def test_options_each_backend_takes(cuda_core, device, ptx_parts, arch, backend) -> None:
     common = dict(max_register_count=32, optimization_level=3, lineinfo=True, verbose=True, no_cache=True)
-    extra = dict(ftz=False, prec_div=True, prec_sqrt=True, fma=True, ptxas_options=["-v"], split_compile=0,
-                 kernels_used="apply", time=True) if backend == "nvJitLink" else {}
+    extra = (
+        dict(
+            ftz=False,
+            prec_div=True,
+            prec_sqrt=True,
+            fma=True,
+            ptxas_options=["-v"],
+            split_compile=0,
+            kernels_used="apply",
+            time=True,
+        )
+        if backend == "nvJitLink"
+        else {}
+    )
     linker = cuda_core.Linker(*ptx_parts, options=cuda_core.LinkerOptions(arch=arch, **common, **extra))
     run_apply(cuda_core, device, linker.link("cubin"))
     info = linker.get_info_log()
@@ -105,8 +130,10 @@ def test_options_each_backend_takes(cuda_core, device, ptx_parts, arch, backend)
 def test_ltoir_links_with_link_time_optimization(cuda_core, device, nvrtc_loaded, arch, backend) -> None:
     if backend != "nvJitLink":
         pytest.skip("LTO IR is linked by nvJitLink; the driver's cuLink* LTO is deprecated")
-    parts = [compile_to(cuda_core, source, name, arch, "ltoir")
-             for source, name in ((KERNEL, "kernel"), (DEVICE_FUNCTION, "combine"))]
+    parts = [
+        compile_to(cuda_core, source, name, arch, "ltoir")
+        for source, name in ((KERNEL, "kernel"), (DEVICE_FUNCTION, "combine"))
+    ]
     assert [part.code_type for part in parts] == ["ltoir", "ltoir"]
     options = cuda_core.LinkerOptions(arch=arch, link_time_optimization=True)
     run_apply(cuda_core, device, cuda_core.Linker(*parts, options=options).link("cubin"))
@@ -115,8 +142,10 @@ def test_ltoir_links_with_link_time_optimization(cuda_core, device, nvrtc_loaded
 def test_nvjitlink_emits_ptx_after_lto(cuda_core, device, nvrtc_loaded, arch, backend) -> None:
     if backend != "nvJitLink":
         pytest.skip("only nvJitLink emits PTX")
-    parts = [compile_to(cuda_core, source, name, arch, "ltoir")
-             for source, name in ((KERNEL, "kernel"), (DEVICE_FUNCTION, "combine"))]
+    parts = [
+        compile_to(cuda_core, source, name, arch, "ltoir")
+        for source, name in ((KERNEL, "kernel"), (DEVICE_FUNCTION, "combine"))
+    ]
     options = cuda_core.LinkerOptions(name="as_ptx", arch=arch, link_time_optimization=True, ptx=True)
     linker = cuda_core.Linker(*parts, options=options)
     with pytest.raises(ValueError, match="ptx"):
@@ -141,9 +170,11 @@ def test_driver_links_ptx_only_to_a_cubin(cuda_core, device, ptx_parts, arch, ba
 
 def test_undefined_reference_fails_with_the_error_log(cuda_core, device, ptx_parts, arch) -> None:
     from cuda.core import _linker
+
     errors = (cuda_core.CUDAError,)
     if not _linker._decide_nvjitlink_or_driver():
         from cuda.bindings import nvjitlink
+
         errors = (nvjitlink.nvJitLinkError,)
     linker = cuda_core.Linker(ptx_parts[0], options=cuda_core.LinkerOptions(arch=arch))  # no combine()
     with pytest.raises(errors) as raised:
@@ -159,13 +190,16 @@ def test_undefined_reference_fails_with_the_error_log(cuda_core, device, ptx_par
 
 def test_bad_input_is_an_error(cuda_core, device, ptx_parts, arch) -> None:
     from cuda.core import _linker
+
     errors = (cuda_core.CUDAError,)
     if not _linker._decide_nvjitlink_or_driver():
         from cuda.bindings import nvjitlink
+
         errors = (nvjitlink.nvJitLinkError,)
     with pytest.raises(errors):
-        cuda_core.Linker(cuda_core.ObjectCode.from_ptx(b"this is not PTX"),
-                         options=cuda_core.LinkerOptions(arch=arch)).link("cubin")
+        cuda_core.Linker(
+            cuda_core.ObjectCode.from_ptx(b"this is not PTX"), options=cuda_core.LinkerOptions(arch=arch)
+        ).link("cubin")
     with pytest.raises(ValueError, match="target_type"):
         cuda_core.Linker(*ptx_parts, options=cuda_core.LinkerOptions(arch=arch)).link("ltoir")
 
@@ -175,6 +209,7 @@ def test_handle_and_close(cuda_core, device, ptx_parts, arch, backend) -> None:
     assert int(linker.handle) != 0 and not linker.is_closed
     if backend == "driver":
         from cuda.bindings import driver
+
         assert isinstance(linker.handle, driver.CUlinkState)
     assert f"backend='{backend}'" in repr(linker)
     linker.link("cubin")
@@ -201,6 +236,7 @@ def test_static_library_by_path(cuda_core, device, nvrtc_loaded, arch, backend) 
     options = cuda_core.ProgramOptions(arch=arch, relocatable_device_code=True)
     if backend == "driver":
         from cuda.core._program import _can_load_generated_ptx
+
         if not _can_load_generated_ptx():
             pytest.skip("this driver cannot JIT NVRTC's PTX")
     kernel_code = cuda_core.Program(source, "c++", options).compile("ptx")

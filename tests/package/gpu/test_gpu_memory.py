@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Buffers and pool resources on the real driver: the device's current pool and pools of one's
 own, their attributes and close, fill and copies checked through pinned host memory, DLPack,
 Buffer.from_handle over each kind of pointer, user resources, deallocation streams, and peer
@@ -18,6 +20,7 @@ MIB = 1024 * KIB
 def driver_call(call, *args):
     """The value(s) of a cuda.bindings driver call, asserting success."""
     from cuda.bindings import driver
+
     result = call(*args)
     assert result[0] == driver.CUresult.CUDA_SUCCESS, result[0]
     return None if len(result) == 1 else result[1] if len(result) == 2 else result[1:]
@@ -26,6 +29,7 @@ def driver_call(call, *args):
 @pytest.fixture(scope="session")
 def memory(cuda_core):
     from cuda.core import _memory
+
     return _memory
 
 
@@ -93,11 +97,17 @@ class DriverAllocResource:
 # ---------------------------------------------------------------------------------------------
 # DeviceMemoryResource
 
+
 def test_current_pool_resource(memory, device, stream) -> None:
     resource = memory.DeviceMemoryResource(device)
     assert memory.DeviceMemoryResource(0).handle == resource.handle  # one pool, the device's current
     assert (resource.device_id, resource.is_device_accessible, resource.is_host_accessible) == (0, True, False)
-    assert (resource.is_managed, resource.is_ipc_enabled, resource.is_mapped, resource.uuid) == (False, False, False, None)
+    assert (resource.is_managed, resource.is_ipc_enabled, resource.is_mapped, resource.uuid) == (
+        False,
+        False,
+        False,
+        None,
+    )
     assert resource.is_handle_owned is False
     assert resource.attributes.release_threshold > 0  # raised from 0: freed memory stays pooled
     buffer = resource.allocate(64 * KIB, stream=stream)
@@ -126,12 +136,20 @@ def test_owned_pool_lifecycle(cuda_core, memory, device, stream) -> None:
     assert attributes.used_mem_current >= before + 3 * KIB
     assert attributes.used_mem_high >= attributes.used_mem_current
     assert attributes.reserved_mem_high >= attributes.reserved_mem_current >= attributes.used_mem_current
-    assert all(isinstance(getattr(attributes, name), bool) for name in (
-        "reuse_follow_event_dependencies", "reuse_allow_opportunistic", "reuse_allow_internal_dependencies"))
+    assert all(
+        isinstance(getattr(attributes, name), bool)
+        for name in (
+            "reuse_follow_event_dependencies",
+            "reuse_allow_opportunistic",
+            "reuse_allow_internal_dependencies",
+        )
+    )
     assert re.fullmatch(
         r"_MemPoolAttributes\(release_threshold=\d+, reserved_mem_current=\d+, reserved_mem_high=\d+, "
         r"reuse_allow_internal_dependencies=(True|False), reuse_allow_opportunistic=(True|False), "
-        r"reuse_follow_event_dependencies=(True|False), used_mem_current=\d+, used_mem_high=\d+\)", repr(attributes))
+        r"reuse_follow_event_dependencies=(True|False), used_mem_current=\d+, used_mem_high=\d+\)",
+        repr(attributes),
+    )
     resource.close()
     assert resource.is_closed
     for use in (lambda: resource.allocate(KIB, stream=stream), lambda: resource.attributes, lambda: resource.handle):
@@ -140,7 +158,7 @@ def test_owned_pool_lifecycle(cuda_core, memory, device, stream) -> None:
     for buffer in buffers:  # still freed after close, through the closed resource
         buffer.close(stream)
     stream.sync()
-    del resource
+    resource = None
     gc.collect()
     assert attributes.used_mem_current == 0  # the attributes kept the pool alive
     small = memory.DeviceMemoryResource(device, {"max_size": 2 * MIB})
@@ -161,9 +179,11 @@ def test_options_as_a_dict_and_bad_options(memory, device) -> None:
 def test_not_ipc_enabled_errors_are_nvidias(memory, device, stream) -> None:
     resource = memory.DeviceMemoryResource(device, memory.DeviceMemoryResourceOptions(max_size=2 * MIB))
     buffer = resource.allocate(64, stream=stream)
-    for use in (lambda: resource.allocation_handle, lambda: buffer.ipc_descriptor,
-                lambda: memory.Buffer.from_ipc_descriptor(resource, memory.IPCBufferDescriptor._init(b"", 0),
-                                                          stream=stream)):
+    for use in (
+        lambda: resource.allocation_handle,
+        lambda: buffer.ipc_descriptor,
+        lambda: memory.Buffer.from_ipc_descriptor(resource, memory.IPCBufferDescriptor._init(b"", 0), stream=stream),
+    ):
         with pytest.raises(RuntimeError, match="Memory resource is not IPC-enabled"):
             use()
     buffer.close()
@@ -230,10 +250,20 @@ def test_deallocation_stream_can_change(memory, device) -> None:
 # ---------------------------------------------------------------------------------------------
 # Contents: fill and copies
 
-@pytest.mark.parametrize("value, unit", [
-    (0x42, b"\x42"), (b"\x7f", b"\x7f"), (b"\x34\x12", b"\x34\x12"), (b"\xef\xbe\xad\xde", b"\xef\xbe\xad\xde"),
-    (np.uint16(0x1234), np.uint16(0x1234).tobytes()), (np.int32(-2), np.int32(-2).tobytes()),
-    (np.float32(1.5), np.float32(1.5).tobytes()), (np.int8(-1), b"\xff")])
+
+@pytest.mark.parametrize(
+    "value, unit",
+    [
+        (0x42, b"\x42"),
+        (b"\x7f", b"\x7f"),
+        (b"\x34\x12", b"\x34\x12"),
+        (b"\xef\xbe\xad\xde", b"\xef\xbe\xad\xde"),
+        (np.uint16(0x1234), np.uint16(0x1234).tobytes()),
+        (np.int32(-2), np.int32(-2).tobytes()),
+        (np.float32(1.5), np.float32(1.5).tobytes()),
+        (np.int8(-1), b"\xff"),
+    ],
+)
 def test_fill_writes_the_pattern(memory, device, stream, value, unit) -> None:
     for resource in (memory.DeviceMemoryResource(device), memory.LegacyPinnedMemoryResource()):
         buffer = resource.allocate(64, stream=stream)
@@ -244,8 +274,15 @@ def test_fill_writes_the_pattern(memory, device, stream, value, unit) -> None:
 
 def test_fill_refusals(memory, device, stream) -> None:
     buffer = memory.DeviceMemoryResource(device).allocate(66, stream=stream)
-    for value, error in ((256, OverflowError), (-1, OverflowError), ("x", TypeError), (b"", ValueError),
-                         (b"abc", ValueError), (np.float64(0), ValueError), (b"\x01\x02\x03\x04", ValueError)):
+    for value, error in (
+        (256, OverflowError),
+        (-1, OverflowError),
+        ("x", TypeError),
+        (b"", ValueError),
+        (b"abc", ValueError),
+        (np.float64(0), ValueError),
+        (b"\x01\x02\x03\x04", ValueError),
+    ):
         with pytest.raises(error):
             buffer.fill(value, stream=stream)
     buffer.fill(b"\x01\x02", stream=stream)  # 66 is a multiple of 2
@@ -295,20 +332,30 @@ def test_copies_on_a_foreign_stream(memory, device, stream) -> None:
 # ---------------------------------------------------------------------------------------------
 # Buffer.from_handle over each kind of pointer
 
+
 def test_from_handle_asks_the_driver(memory, device, stream) -> None:
     from cuda.bindings import driver
+
     managed_ptr = driver_call(driver.cuMemAllocManaged, 4 * KIB, driver.CUmemAttach_flags.CU_MEM_ATTACH_GLOBAL.value)
-    owners = (memory.DeviceMemoryResource(device).allocate(4 * KIB, stream=stream),
-              memory.LegacyPinnedMemoryResource().allocate(4 * KIB))
+    owners = (
+        memory.DeviceMemoryResource(device).allocate(4 * KIB, stream=stream),
+        memory.LegacyPinnedMemoryResource().allocate(4 * KIB),
+    )
     stream.sync()
-    cases = [(owners[0].handle, (2, 0), True, False, False, 0),
-             (owners[1].handle, (3, 0), True, True, False, 0),
-             (int(managed_ptr), (13, 0), True, True, True, 0)]
+    cases = [
+        (owners[0].handle, (2, 0), True, False, False, 0),
+        (owners[1].handle, (3, 0), True, True, False, 0),
+        (int(managed_ptr), (13, 0), True, True, True, 0),
+    ]
     for ptr, dlpack_device, on_device, on_host, managed, device_id in cases:
         view = memory.Buffer.from_handle(ptr, 4 * KIB)
         assert view.__dlpack_device__() == dlpack_device
         assert (view.is_device_accessible, view.is_host_accessible, view.is_managed, view.device_id) == (
-            on_device, on_host, managed, device_id)
+            on_device,
+            on_host,
+            managed,
+            device_id,
+        )
         assert view.memory_resource is None and view.owner is None
         view.close()  # owns nothing: the owners stay usable
     array = pattern(64, seed=3)
@@ -374,6 +421,7 @@ def test_buffer_protocol_on_pinned_memory(memory, device) -> None:
 
 def test_synchronous_resource(memory, device, stream) -> None:
     from cuda.core._memory._legacy import _SynchronousMemoryResource
+
     resource = _SynchronousMemoryResource(0)
     assert (resource.device_id, resource.is_device_accessible, resource.is_host_accessible) == (0, True, False)
     buffer = resource.allocate(64, stream=stream)
@@ -388,11 +436,15 @@ def test_synchronous_resource(memory, device, stream) -> None:
 # ---------------------------------------------------------------------------------------------
 # Peer access on one GPU
 
+
 def test_peer_access_on_one_gpu(memory, device) -> None:
     from cuda.core._memory._device_memory_resource import DMR_mempool_get_access
     from cuda.core._memory._peer_access_utils import PeerAccessibleBySetProxy
-    for resource in (memory.DeviceMemoryResource(device),
-                     memory.DeviceMemoryResource(device, memory.DeviceMemoryResourceOptions(max_size=2 * MIB))):
+
+    for resource in (
+        memory.DeviceMemoryResource(device),
+        memory.DeviceMemoryResource(device, memory.DeviceMemoryResourceOptions(max_size=2 * MIB)),
+    ):
         peers = resource.peer_accessible_by
         assert isinstance(peers, PeerAccessibleBySetProxy)
         assert DMR_mempool_get_access(resource, 0) == "rw" and DMR_mempool_get_access(resource, device) == "rw"
@@ -411,6 +463,7 @@ def test_peer_access_on_one_gpu(memory, device) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # VirtualMemoryResource: reserve, create, map and grow through the driver's VMM API
+
 
 @pytest.fixture
 def vmm(memory, device):
@@ -477,9 +530,11 @@ def test_vmm_new_options_and_refusals(memory, device, stream, vmm) -> None:
 # ---------------------------------------------------------------------------------------------
 # Batched copies
 
+
 def test_copy_batch_copies_every_pair(memory, device, stream) -> None:
     from cuda.core import Host
     from cuda.core.utils import CopyOptions, copy_batch
+
     pool = memory.DeviceMemoryResource(device)
     pinned = memory.LegacyPinnedMemoryResource()
     sizes = (64, 4 * KIB, 3 * MIB)
@@ -488,8 +543,11 @@ def test_copy_batch_copies_every_pair(memory, device, stream) -> None:
         host_view(source)[:] = pattern(source.size, seed)
     middles = [pool.allocate(size, stream=stream) for size in sizes]
     ends = [pinned.allocate(size) for size in sizes]
-    options = [CopyOptions(), CopyOptions(src_access_order="during_api_call"),
-               CopyOptions(src_access_order="any", dst_location_hint=device, src_location_hint=Host())]
+    options = [
+        CopyOptions(),
+        CopyOptions(src_access_order="during_api_call"),
+        CopyOptions(src_access_order="any", dst_location_hint=device, src_location_hint=Host()),
+    ]
     copy_batch(stream, sources, middles, options=options)  # host -> device, three runs of options
     copy_batch(stream, middles, ends)  # device -> host, one for all
     stream.sync()

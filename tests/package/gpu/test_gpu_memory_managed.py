@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Managed and pinned memory on the real driver: ManagedMemoryResource pools (CUDA 13) and their
 preferred locations, ManagedBuffer's advice and prefetch over pool and cuMemAllocManaged memory,
 the batched operations, NUMA hosts, and PinnedMemoryResource pools."""
@@ -14,6 +16,7 @@ PAGE = mmap.PAGESIZE  # prefetch works on whole pages: one page per buffer keeps
 
 def driver_call(call, *args):
     from cuda.bindings import driver
+
     result = call(*args)
     assert result[0] == driver.CUresult.CUDA_SUCCESS, result[0]
     return None if len(result) == 1 else result[1] if len(result) == 2 else result[1:]
@@ -21,12 +24,14 @@ def driver_call(call, *args):
 
 def device_attribute(name: str, device_id: int = 0) -> int:
     from cuda.bindings import driver
+
     return driver_call(driver.cuDeviceGetAttribute, getattr(driver.CUdevice_attribute, name), device_id)
 
 
 @pytest.fixture(scope="session")
 def memory(cuda_core):
     from cuda.core import _memory
+
     return _memory
 
 
@@ -81,11 +86,13 @@ def read_back(memory, buffer, stream) -> np.ndarray:
 def last_prefetch(buffer) -> int:
     from cuda.bindings import driver
     from cuda.core._memory._managed_buffer import _get_int_attr
+
     return _get_int_attr(buffer, driver.CUmem_range_attribute.CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION)
 
 
 # ---------------------------------------------------------------------------------------------
 # ManagedMemoryResource
+
 
 def test_managed_pools(memory, managed_pool, device, stream) -> None:
     assert managed_pool.preferred_location is None and managed_pool.device_id == -1
@@ -109,11 +116,13 @@ def test_managed_pools(memory, managed_pool, device, stream) -> None:
     assert (host == 9).all()
     del host
     buffer.close()
-    cases = [(memory.ManagedMemoryResourceOptions(preferred_location=0), ("device", 0), 0),
-             (memory.ManagedMemoryResourceOptions(preferred_location=0, preferred_location_type="device"), ("device", 0), 0),
-             (memory.ManagedMemoryResourceOptions(preferred_location=-1), ("host", None), -1),
-             ({"preferred_location_type": "host"}, ("host", None), -1),
-             (memory.ManagedMemoryResourceOptions(), None, -1)]
+    cases = [
+        (memory.ManagedMemoryResourceOptions(preferred_location=0), ("device", 0), 0),
+        (memory.ManagedMemoryResourceOptions(preferred_location=0, preferred_location_type="device"), ("device", 0), 0),
+        (memory.ManagedMemoryResourceOptions(preferred_location=-1), ("host", None), -1),
+        ({"preferred_location_type": "host"}, ("host", None), -1),
+        (memory.ManagedMemoryResourceOptions(), None, -1),
+    ]
     for options, location, device_id in cases:
         resource = memory.ManagedMemoryResource(options)
         assert resource.is_handle_owned and resource.preferred_location == location and resource.device_id == device_id
@@ -131,8 +140,10 @@ def test_managed_pool_on_a_host_numa_node(memory, managed_pool, device, stream) 
     numa = device_attribute("CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID")
     if numa < 0:
         pytest.skip("no host NUMA node reported")
-    for options in ({"preferred_location_type": "host_numa"},
-                    {"preferred_location_type": "host_numa", "preferred_location": numa}):
+    for options in (
+        {"preferred_location_type": "host_numa"},
+        {"preferred_location_type": "host_numa", "preferred_location": numa},
+    ):
         resource = memory.ManagedMemoryResource(options)
         assert resource.preferred_location == ("host_numa", numa)
         resource.allocate(PAGE, stream=stream).close()
@@ -147,6 +158,7 @@ def test_managed_resource_on_cuda_12(memory, device, cuda_major) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # ManagedBuffer
+
 
 def test_advice_round_trips(cuda_core, memory, device, external) -> None:
     Host = cuda_core.Host
@@ -224,11 +236,14 @@ def test_prefetch_moves_pages(cuda_core, memory, device, stream, external, cuda_
 
 def test_discard_needs_cuda_13(cuda_core, memory, device, stream, external, cuda_major) -> None:
     from cuda.core import utils
+
     if cuda_major < 13:
-        for call in (lambda: external.discard(stream=stream),
-                     lambda: external.discard_prefetch(device, stream=stream),
-                     lambda: utils.discard_batch(stream, [external]),
-                     lambda: utils.discard_prefetch_batch(stream, [external], device)):
+        for call in (
+            lambda: external.discard(stream=stream),
+            lambda: external.discard_prefetch(device, stream=stream),
+            lambda: utils.discard_batch(stream, [external]),
+            lambda: utils.discard_prefetch_batch(stream, [external], device),
+        ):
             with pytest.raises(NotImplementedError, match="CUDA 13"):
                 call()
         return
@@ -242,9 +257,12 @@ def test_discard_needs_cuda_13(cuda_core, memory, device, stream, external, cuda
 def test_batches(cuda_core, memory, device, stream, cuda_major) -> None:
     from cuda.bindings import driver
     from cuda.core import utils
+
     Host = cuda_core.Host
-    ptrs = [driver_call(driver.cuMemAllocManaged, PAGE, driver.CUmemAttach_flags.CU_MEM_ATTACH_GLOBAL.value)
-            for _ in range(3)]
+    ptrs = [
+        driver_call(driver.cuMemAllocManaged, PAGE, driver.CUmemAttach_flags.CU_MEM_ATTACH_GLOBAL.value)
+        for _ in range(3)
+    ]
     buffers = [memory.ManagedBuffer.from_handle(ptr, PAGE) for ptr in ptrs]
     try:
         utils.prefetch_batch(stream, buffers, device)
@@ -270,9 +288,12 @@ def test_batches(cuda_core, memory, device, stream, cuda_major) -> None:
 def test_operations_refuse_memory_that_is_not_managed(cuda_core, memory, device, stream) -> None:
     plain = memory.DeviceMemoryResource(device).allocate(PAGE, stream=stream)
     buffer = memory.ManagedBuffer.from_handle(plain.handle, plain.size, owner=plain)
-    for use in (lambda: setattr(buffer, "read_mostly", True), lambda: buffer.prefetch(device, stream=stream),
-                lambda: buffer.discard_prefetch(device, stream=stream),
-                lambda: buffer.accessed_by.add(device)):
+    for use in (
+        lambda: setattr(buffer, "read_mostly", True),
+        lambda: buffer.prefetch(device, stream=stream),
+        lambda: buffer.discard_prefetch(device, stream=stream),
+        lambda: buffer.accessed_by.add(device),
+    ):
         with pytest.raises(ValueError, match="managed-memory allocation"):
             use()
     plain.close()
@@ -280,6 +301,7 @@ def test_operations_refuse_memory_that_is_not_managed(cuda_core, memory, device,
 
 # ---------------------------------------------------------------------------------------------
 # PinnedMemoryResource
+
 
 def test_pinned_pools(memory, device, stream, cuda_major) -> None:
     try:

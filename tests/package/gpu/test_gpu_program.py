@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Programs, object code and kernels on the real driver: NVRTC output loaded as a CUDA
 library, kernels found by name expression, attributes and parameters as the driver sees
 them. No launches here (the launch tests do those)."""
@@ -35,6 +37,7 @@ __global__ void block_sum(const T* in, T* out, int n) {
 def compiled(device, nvrtc_loaded):
     """The SOURCE compiled for the current device (default arch) to a cubin."""
     from cuda.core._program import Program
+
     program = Program(SOURCE, "c++")
     object_code = program.compile("cubin", name_expressions=["block_sum<float>", "block_sum<double>"])
     program.close()
@@ -44,8 +47,10 @@ def compiled(device, nvrtc_loaded):
 def driver_attribute(kernel, name: str, device_id: int = 0) -> int:
     """The attribute as cuda.bindings' Python API reads it, to check ours against."""
     from cuda.bindings import driver
-    err, value = driver.cuKernelGetAttribute(getattr(driver.CUfunction_attribute, name), kernel.handle,
-                                             driver.CUdevice(device_id))
+
+    err, value = driver.cuKernelGetAttribute(
+        getattr(driver.CUfunction_attribute, name), kernel.handle, driver.CUdevice(device_id)
+    )
     assert err == driver.CUresult.CUDA_SUCCESS, err
     return value
 
@@ -98,8 +103,12 @@ def test_arguments_info_is_the_parameter_layout(compiled) -> None:
     saxpy = compiled.get_kernel("saxpy")
     assert saxpy.num_arguments == 4
     # float a, const float* x, float* y, int n: each aligned to its own size.
-    sizes = [np.dtype(np.float32).itemsize, np.dtype(np.intp).itemsize, np.dtype(np.intp).itemsize,
-             np.dtype(np.int32).itemsize]
+    sizes = [
+        np.dtype(np.float32).itemsize,
+        np.dtype(np.intp).itemsize,
+        np.dtype(np.intp).itemsize,
+        np.dtype(np.int32).itemsize,
+    ]
     assert [info.size for info in saxpy.arguments_info] == sizes
     assert [info.offset for info in saxpy.arguments_info] == [0, 8, 16, 24]
     assert compiled.get_kernel("block_sum<double>").num_arguments == 3
@@ -113,6 +122,7 @@ def test_unknown_kernel_is_a_clear_cuda_error(cuda_core, compiled) -> None:
 def test_ptx_from_nvrtc_loads_through_from_ptx(device, nvrtc_loaded, tmp_path) -> None:
     from cuda.core._module import ObjectCode
     from cuda.core._program import Program, ProgramOptions
+
     program = Program(SOURCE, "c++", ProgramOptions(arch=f"compute_{device.arch}"))
     ptx = program.compile("ptx", name_expressions=["block_sum<float>"])
     assert b".entry saxpy(" in ptx.code
@@ -129,6 +139,7 @@ def test_ptx_from_nvrtc_loads_through_from_ptx(device, nvrtc_loaded, tmp_path) -
 
 def test_cubin_from_a_file_loads(device, compiled, tmp_path) -> None:
     from cuda.core._module import ObjectCode
+
     path = tmp_path / "kernels.cubin"
     path.write_bytes(compiled.code)
     loaded = ObjectCode.from_cubin(str(path), name="from disk", symbol_mapping=compiled.symbol_mapping)
@@ -137,6 +148,7 @@ def test_cubin_from_a_file_loads(device, compiled, tmp_path) -> None:
 
 def test_kernel_keeps_its_object_code_loaded(device, compiled) -> None:
     from cuda.core._module import ObjectCode
+
     loaded = ObjectCode.from_cubin(compiled.code, symbol_mapping=compiled.symbol_mapping)
     kernel = loaded.get_kernel("saxpy")
     attributes = loaded.get_kernel("block_sum<float>").attributes
@@ -156,6 +168,7 @@ def test_kernel_keeps_its_object_code_loaded(device, compiled) -> None:
 
 def test_ltoir_cannot_be_loaded_directly(device, nvrtc_loaded) -> None:
     from cuda.core._program import Program
+
     ltoir = Program(SOURCE, "c++").compile("ltoir")
     with pytest.raises(RuntimeError, match='Unsupported code type "ltoir" for loading.*cuda.core.Linker'):
         ltoir.get_kernel("saxpy")

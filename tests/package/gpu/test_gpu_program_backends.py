@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Program's three backends on the real driver: the default arch is the device's, PTX is
 linked to a cubin (cuda.core's Linker or the driver's cuLink*), NVVM IR becomes loadable PTX,
 and NVRTC's PTX loadability agrees with the driver."""
@@ -20,11 +22,13 @@ extern "C" __global__ void saxpy(float a, const float* x, float* y, int n) {
 def ptx(device, nvrtc_loaded) -> str:
     """SOURCE as PTX for this device's virtual architecture."""
     from cuda.core._program import Program, ProgramOptions
+
     return Program(SOURCE, "c++", ProgramOptions(arch=f"compute_{device.arch}")).compile("ptx").code.decode()
 
 
 def test_default_arch_is_the_current_devices(device) -> None:
     from cuda.core._program import ProgramOptions
+
     assert ProgramOptions().arch == f"sm_{device.arch}"
     assert ProgramOptions(name=None).as_bytes("nvrtc") == [f"-arch=sm_{device.arch}".encode()]
 
@@ -32,6 +36,7 @@ def test_default_arch_is_the_current_devices(device) -> None:
 def test_ptx_loadability_matches_the_driver_and_nvrtc(device, nvrtc_loaded) -> None:
     from cuda.bindings import driver, nvrtc
     from cuda.core._program import Program, _can_load_generated_ptx
+
     _, version = driver.cuDriverGetVersion()
     _, major, minor = nvrtc.nvrtcVersion()
     expected = (version // 1000, (version % 1000) // 10) >= (major, minor)
@@ -44,6 +49,7 @@ def test_ptx_loadability_matches_the_driver_and_nvrtc(device, nvrtc_loaded) -> N
 
 def test_ptx_program_links_to_a_loadable_cubin(device, ptx) -> None:
     from cuda.core._program import Program, ProgramOptions
+
     program = Program(ptx, "ptx", ProgramOptions(name="linked", max_register_count=16, lineinfo=True))
     assert program.backend in ("driver", "nvJitLink")
     assert int(program.handle) != 0
@@ -59,6 +65,7 @@ def test_ptx_program_links_to_a_loadable_cubin(device, ptx) -> None:
 
 def test_driver_linker_rejects_what_cuLink_cannot_do(device, ptx) -> None:
     from cuda.core._program import Program, ProgramOptions
+
     if Program(ptx, "ptx").backend != "driver":
         pytest.skip("PTX is linked by nvJitLink here, which takes these options")
     for field, value in (("time", "t.csv"), ("split_compile", 2), ("ptxas_options", "-v")):
@@ -71,9 +78,11 @@ def test_driver_linker_rejects_what_cuLink_cannot_do(device, ptx) -> None:
 
 def test_bad_ptx_is_a_cuda_error_with_the_linker_log(cuda_core, device) -> None:
     from cuda.core._program import Program
+
     errors = [cuda_core.CUDAError]  # the driver's cuLink*; nvJitLink raises its own error, as NVIDIA's
     try:
         from cuda.bindings.nvjitlink import nvJitLinkError
+
         errors.append(nvJitLinkError)
     except ImportError:
         pass
@@ -83,6 +92,7 @@ def test_bad_ptx_is_a_cuda_error_with_the_linker_log(cuda_core, device) -> None:
 
 def test_nvvm_ir_becomes_a_loadable_kernel(device) -> None:
     from cuda.core._program import Program, ProgramOptions, _get_nvvm_module
+
     try:
         nvvm = _get_nvvm_module()
     except RuntimeError as err:

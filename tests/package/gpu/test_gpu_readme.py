@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The README's first example runs as written, and fills the buffer it says it fills."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Streams and events on the real driver: options, the default streams, foreign streams, ordering,
 timing and its errors, IPC events across processes, and lifetime."""
 
@@ -26,8 +28,11 @@ def build(cuda_core, device, source: str, tmp_path: Path):
     nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if Path("/usr/local/cuda/bin/nvcc").exists() else None)
     if nvcc is not None:
         (tmp_path / "k.cu").write_text(source)
-        subprocess.run([nvcc, "-cubin", f"-arch=sm_{device.arch}", "-o", tmp_path / "k.cubin", tmp_path / "k.cu"],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [nvcc, "-cubin", f"-arch=sm_{device.arch}", "-o", tmp_path / "k.cubin", tmp_path / "k.cu"],
+            check=True,
+            capture_output=True,
+        )
         return cuda_core.ObjectCode.from_cubin(tmp_path / "k.cubin")
     options = cuda_core.ProgramOptions(arch=f"sm_{device.arch}")
     return cuda_core.Program(source, code_type="c++", options=options).compile("cubin")
@@ -41,6 +46,7 @@ def sleep(cuda_core, device, tmp_path):
 
     def launch(stream, ms: int) -> None:
         import numpy as np
+
         cuda_core.launch(stream, config, kernel, np.uint32(ms))
 
     return launch
@@ -58,6 +64,7 @@ class ForeignStream:
 
 def current_context() -> int:
     from cuda.bindings import driver
+
     err, context = driver.cuCtxGetCurrent()
     assert err == driver.CUresult.CUDA_SUCCESS
     return int(context)
@@ -65,6 +72,7 @@ def current_context() -> int:
 
 def test_stream_options(cuda_core, device) -> None:
     from cuda.bindings import driver
+
     _, least, greatest = driver.cuCtxGetStreamPriorityRange()
     high = device.create_stream(options=cuda_core.StreamOptions(nonblocking=False, priority=greatest))
     assert (high.priority, high.is_nonblocking) == (greatest, False)
@@ -84,11 +92,13 @@ def test_created_stream_knows_its_device_and_context(cuda_core, device) -> None:
     assert re.fullmatch(r"<Stream handle=0x[0-9a-f]+ context=0x[0-9a-f]+>", repr(stream))
     assert f"context={current_context():#x}" in repr(stream)
     from cuda.bindings import driver
+
     assert isinstance(stream.handle, driver.CUstream) and int(stream.handle) != 0
 
 
 def test_from_handle_is_the_same_stream(cuda_core, device) -> None:
     from cuda.bindings import driver
+
     stream = device.create_stream(options={"nonblocking": False})
     other = cuda_core.Stream.from_handle(int(stream.handle))
     assert other == stream and hash(other) == hash(stream) and {stream: 1}[other] == 1
@@ -102,6 +112,7 @@ def test_from_handle_is_the_same_stream(cuda_core, device) -> None:
 
 def test_default_streams_follow_the_current_context(cuda_core, device) -> None:
     from cuda.core._stream import LEGACY_DEFAULT_STREAM, PER_THREAD_DEFAULT_STREAM, default_stream
+
     for stream in (LEGACY_DEFAULT_STREAM, PER_THREAD_DEFAULT_STREAM, cuda_core.Stream.from_handle(0)):
         assert stream.device.device_id == 0
         assert int(stream.context.handle) == current_context()
@@ -115,6 +126,7 @@ def test_default_streams_follow_the_current_context(cuda_core, device) -> None:
 
 def test_per_thread_default_stream_by_environment(cuda_core, device, monkeypatch) -> None:
     from cuda.core._stream import LEGACY_DEFAULT_STREAM, PER_THREAD_DEFAULT_STREAM
+
     monkeypatch.setenv("CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM", "1")
     assert device.default_stream == PER_THREAD_DEFAULT_STREAM
     monkeypatch.setenv("CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM", "0")
@@ -128,8 +140,11 @@ def test_wait_orders_streams(cuda_core, device, sleep) -> None:
     for how in ("event", "stream", "protocol"):
         waiting = device.create_stream()
         sleep(busy, 100)
-        target = {"event": lambda: busy.record(), "stream": lambda: busy,
-                  "protocol": lambda: ForeignStream(int(busy.handle))}[how]()
+        target = {
+            "event": lambda: busy.record(),
+            "stream": lambda: busy,
+            "protocol": lambda: ForeignStream(int(busy.handle)),
+        }[how]()
         waiting.wait(target)
         marker = waiting.record()
         assert not marker.is_done, how

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.system's NVML side on a real GPU, checked against independent sources: the CUDA
 driver (through cuda.core.Device) and nvidia-smi. Skips without NVML bindings (cuda-bindings
 13.0 has none) or without a driver.
@@ -38,8 +40,12 @@ def smi(field: str) -> list[str]:
     """nvidia-smi's value of ``field`` for each GPU, or a skip where nvidia-smi is missing."""
     if shutil.which("nvidia-smi") is None:
         pytest.skip("nvidia-smi is not installed")
-    out = subprocess.run(["nvidia-smi", f"--query-gpu={field}", "--format=csv,noheader,nounits"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["nvidia-smi", f"--query-gpu={field}", "--format=csv,noheader,nounits"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return [line.strip() for line in out.splitlines() if line.strip()]
 
 
@@ -91,13 +97,21 @@ def test_identity_matches_nvidia_smi(system, devices) -> None:
         assert nvml_device.name == names[nvml_device.index]
         assert nvml_device.uuid == uuids[nvml_device.index]
         assert nvml_device.serial == serials[nvml_device.index]
-        assert isinstance(nvml_device.arch, system.typing.DeviceArch) and nvml_device.arch != system.typing.DeviceArch.UNKNOWN
+        assert (
+            isinstance(nvml_device.arch, system.typing.DeviceArch)
+            and nvml_device.arch != system.typing.DeviceArch.UNKNOWN
+        )
         assert isinstance(nvml_device.brand, str) and nvml_device.brand != "Unknown"
-        for read, least in ((lambda: nvml_device.minor_number, 0), (lambda: nvml_device.module_id, 0),
-                            (lambda: nvml_device.numa_node_id, -1)):
+        for read, least in (
+            (lambda: nvml_device.minor_number, 0),
+            (lambda: nvml_device.module_id, 0),
+            (lambda: nvml_device.numa_node_id, -1),
+        ):
             value = unless_unsupported(system, read)
             assert value is None or value >= least
-        assert isinstance(nvml_device.is_c2c_enabled, bool) and isinstance(nvml_device.is_persistence_mode_enabled, bool)
+        assert isinstance(nvml_device.is_c2c_enabled, bool) and isinstance(
+            nvml_device.is_persistence_mode_enabled, bool
+        )
         assert isinstance(nvml_device.is_display_connected, bool) and isinstance(nvml_device.is_display_active, bool)
 
 
@@ -110,8 +124,9 @@ def test_memory_matches_nvidia_smi(system, devices) -> None:
         bar1 = nvml_device.bar1_memory_info
         assert bar1.free + bar1.used == bar1.total > 0
         # NVML's device attributes are MIG-oriented: not every GPU (or container) answers.
-        sizes = unless_unsupported(system, lambda: (nvml_device.attributes.memory_size_mb,
-                                                    nvml_device.attributes.multiprocessor_count))
+        sizes = unless_unsupported(
+            system, lambda: (nvml_device.attributes.memory_size_mb, nvml_device.attributes.multiprocessor_count)
+        )
         assert sizes is None or min(sizes) > 0
 
 
@@ -163,11 +178,14 @@ def test_temperature_and_utilization(system, nvml_device) -> None:
 def test_field_values(system, nvml_device) -> None:
     typing = system.typing
     assert len(nvml_device.get_field_values([])) == 0
-    values = nvml_device.get_field_values([typing.FieldId.DEV_TOTAL_ENERGY_CONSUMPTION,
-                                      (typing.FieldId.DEV_PCIE_REPLAY_COUNTER, 0)])
+    values = nvml_device.get_field_values(
+        [typing.FieldId.DEV_TOTAL_ENERGY_CONSUMPTION, (typing.FieldId.DEV_PCIE_REPLAY_COUNTER, 0)]
+    )
     values.validate()
-    assert [v.field_id for v in values] == [typing.FieldId.DEV_TOTAL_ENERGY_CONSUMPTION,
-                                            typing.FieldId.DEV_PCIE_REPLAY_COUNTER]
+    assert [v.field_id for v in values] == [
+        typing.FieldId.DEV_TOTAL_ENERGY_CONSUMPTION,
+        typing.FieldId.DEV_PCIE_REPLAY_COUNTER,
+    ]
     assert all(type(v) is int and v >= 0 for v in values.get_all_values())
     assert values[0].timestamp > 0 and values[0].latency_usec >= 0
 
@@ -185,7 +203,9 @@ def test_nvlinks(system, nvml_device) -> None:
 def test_processes_include_this_one(cuda_core, system, nvml_device) -> None:
     cuda_device = nvml_device.to_cuda_device()
     cuda_device.set_current()
-    cuda_device.allocate(1 << 20, stream=cuda_device.default_stream).close()  # a context here, so NVML lists this process
+    cuda_device.allocate(
+        1 << 20, stream=cuda_device.default_stream
+    ).close()  # a context here, so NVML lists this process
     pids = [p.pid for p in nvml_device.compute_running_processes]
     if os.getpid() not in pids:
         pytest.skip("NVML does not list this process (a container's pid namespace)")
@@ -228,7 +248,9 @@ def test_events_time_out(system, nvml_device) -> None:
 
 
 def test_context_in_a_fresh_process(system) -> None:
-    probe = ("from cuda.core.system import _nvml_context as c; c.initialize(); c.validate(); "
-             "print(c._get_nvml_state(), c.is_initialized())")
+    probe = (
+        "from cuda.core.system import _nvml_context as c; c.initialize(); c.validate(); "
+        "print(c._get_nvml_state(), c.is_initialized())"
+    )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["1", "True"]

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """TMA tensor maps on a Hopper+ GPU: descriptors encoded by the driver, passed to a kernel by
 value, and a tile-by-tile copy through shared memory (cp.async.bulk.tensor) checked against
 numpy; replace_address, the options forms and the errors that need a device."""
@@ -6,9 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from host_copies import to_device, to_host
-
 
 # One block per box: thread (0, 0) arms an mbarrier and issues the TMA load of the box at
 # (blockIdx.y * BOX_H, blockIdx.x * BOX_W); every thread waits for it, then copies its element
@@ -101,6 +101,7 @@ def tma_code(cuda_core, tma_device, nvrtc_loaded):
 def device_matrix(device, stream, array: np.ndarray):
     """A device Buffer holding ``array`` and a StridedMemoryView of it with its shape and dtype."""
     from cuda.core.utils import StridedMemoryView
+
     buffer = to_device(device, stream, array)
     return buffer, StridedMemoryView.from_buffer(buffer, array.shape, dtype=array.dtype)
 
@@ -109,8 +110,7 @@ def launch_copy_2d(cuda_core, stream, code, descriptor, out, shape) -> None:
     height, width = shape
     grid = (-(-width // BOX[1]), -(-height // BOX[0]))
     config = cuda_core.LaunchConfig(grid=grid, block=(BOX[1], BOX[0]))
-    cuda_core.launch(stream, config, code.get_kernel("copy_16x32"), descriptor, out, np.int32(height),
-                     np.int32(width))
+    cuda_core.launch(stream, config, code.get_kernel("copy_16x32"), descriptor, out, np.int32(height), np.int32(width))
 
 
 @pytest.mark.parametrize("shape", [(64, 64), (100, 72)], ids=["whole boxes", "partial boxes"])
@@ -149,28 +149,40 @@ def test_a_buffer_read_as_float32_in_one_dimension(cuda_core, tma_device, tma_co
     """A Buffer's DLPack view is of bytes: data_type reinterprets them as float32 elements."""
     from cuda.core._tensor_map import TensorMapDataType, TensorMapDescriptorOptions
     from cuda.core.utils import StridedMemoryView
+
     stream = tma_device.create_stream()
     n = 1000
     source = np.random.default_rng(4).random(n, dtype=np.float32)
     buffer = to_device(tma_device, stream, source)
     view = StridedMemoryView.from_any_interface(buffer, stream_ptr=-1)
-    descriptor = view.as_tensor_map(options=TensorMapDescriptorOptions(box_dim=(64,),
-                                                                       data_type=TensorMapDataType.FLOAT32))
+    descriptor = view.as_tensor_map(
+        options=TensorMapDescriptorOptions(box_dim=(64,), data_type=TensorMapDataType.FLOAT32)
+    )
     out = tma_device.allocate(source.nbytes, stream=stream)
-    cuda_core.launch(stream, cuda_core.LaunchConfig(grid=-(-n // 64), block=64), tma_code.get_kernel("copy_64"),
-                     descriptor, out, np.int32(n))
+    cuda_core.launch(
+        stream,
+        cuda_core.LaunchConfig(grid=-(-n // 64), block=64),
+        tma_code.get_kernel("copy_64"),
+        descriptor,
+        out,
+        np.int32(n),
+    )
     np.testing.assert_array_equal(to_host(out, stream, np.float32, n), source)
 
 
 def test_other_encodings_are_accepted_by_the_driver(tma_device) -> None:
-    from cuda.core._tensor_map import (TensorMapDescriptor, TensorMapL2Promotion, TensorMapOOBFill,
-                                       TensorMapSwizzle)
+    from cuda.core._tensor_map import TensorMapDescriptor, TensorMapL2Promotion, TensorMapOOBFill, TensorMapSwizzle
     from cuda.core.utils import StridedMemoryView
+
     stream = tma_device.create_stream()
     _, view = device_matrix(tma_device, stream, np.zeros((64, 64), dtype=np.float32))
-    swizzled = view.as_tensor_map(box_dim=(32, 32), swizzle=TensorMapSwizzle.SWIZZLE_128B,
-                                  l2_promotion=TensorMapL2Promotion.L2_128B,
-                                  oob_fill=TensorMapOOBFill.NAN_REQUEST_ZERO_FMA, element_strides=(1, 1))
+    swizzled = view.as_tensor_map(
+        box_dim=(32, 32),
+        swizzle=TensorMapSwizzle.SWIZZLE_128B,
+        l2_promotion=TensorMapL2Promotion.L2_128B,
+        oob_fill=TensorMapOOBFill.NAN_REQUEST_ZERO_FMA,
+        element_strides=(1, 1),
+    )
     assert "swizzle=SWIZZLE_128B" in repr(swizzled)
     buffer = to_device(tma_device, stream, np.zeros((1, 8, 8, 64), dtype=np.float32))
     nhwc = StridedMemoryView.from_buffer(buffer, (1, 8, 8, 64), dtype=np.float32)

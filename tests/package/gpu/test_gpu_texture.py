@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.texture on the real driver: CUDA arrays filled and read back by copies, kernels
 sampling textures (point, linear, normalized, 1D linear, pitched, mipmapped) and writing
 surfaces, each checked against numpy; and the lifetimes that keep backing memory alive."""
@@ -9,7 +11,6 @@ import gc
 
 import numpy as np
 import pytest
-
 from host_copies import to_device, to_host
 
 KERNELS = r"""
@@ -64,12 +65,14 @@ extern "C" __global__ void read_normalized(cudaTextureObject_t tex, float* out, 
 @pytest.fixture(scope="module")
 def texture(cuda_core):
     import cuda.core.texture
+
     return cuda.core.texture
 
 
 @pytest.fixture(scope="module")
 def kinds(cuda_core):
     import cuda.core.typing
+
     return cuda.core.typing
 
 
@@ -97,8 +100,9 @@ def float_image(w: int, h: int) -> np.ndarray:
 
 
 def make_array(device, texture, shape, fmt, channels=1, surface=False):
-    return device.create_opaque_array(texture.OpaqueArrayOptions(shape=shape, format=fmt, num_channels=channels,
-                                                                 is_surface_load_store=surface))
+    return device.create_opaque_array(
+        texture.OpaqueArrayOptions(shape=shape, format=fmt, num_channels=channels, is_surface_load_store=surface)
+    )
 
 
 # ----------------------------------------------------------------------------------------
@@ -174,7 +178,11 @@ def test_from_handle_wraps_without_owning(device, texture, kinds) -> None:
     arr = make_array(device, texture, (8, 4, 2), "int8", channels=4, surface=True)
     view = texture.OpaqueArray._from_handle(arr.handle, False)
     assert (view.shape, view.format, view.num_channels, view.is_surface_load_store) == (
-        (8, 4, 2), kinds.ArrayFormatType.INT8, 4, True)
+        (8, 4, 2),
+        kinds.ArrayFormatType.INT8,
+        4,
+        True,
+    )
     view.close()
     del view
     gc.collect()
@@ -196,17 +204,26 @@ def test_point_texture_reads_every_texel(cuda_core, device, texture, code, strea
         assert tex.resource.source is arr and isinstance(tex.options, texture.TextureObjectOptions)
         out = device.allocate(image.nbytes, stream=stream)
         # The TextureObject itself as the argument, then its handle as a uint64.
-        cuda_core.launch(stream, grid_2d(cuda_core, w, h), code.get_kernel("read_all"), tex, out, np.int32(w),
-                         np.int32(h))
+        cuda_core.launch(
+            stream, grid_2d(cuda_core, w, h), code.get_kernel("read_all"), tex, out, np.int32(w), np.int32(h)
+        )
         np.testing.assert_array_equal(to_host(out, stream, np.float32, w * h).reshape(h, w), image)
-        cuda_core.launch(stream, grid_2d(cuda_core, w, h), code.get_kernel("read_all"), np.uint64(tex.handle), out,
-                         np.int32(w), np.int32(h))
+        cuda_core.launch(
+            stream,
+            grid_2d(cuda_core, w, h),
+            code.get_kernel("read_all"),
+            np.uint64(tex.handle),
+            out,
+            np.int32(w),
+            np.int32(h),
+        )
         np.testing.assert_array_equal(to_host(out, stream, np.float32, w * h).reshape(h, w), image)
         tex.close()
         assert tex.handle == 0 and tex.is_closed
         with pytest.raises(RuntimeError, match="is closed"):
-            cuda_core.launch(stream, grid_2d(cuda_core, w, h), code.get_kernel("read_all"), tex, out, np.int32(w),
-                             np.int32(h))
+            cuda_core.launch(
+                stream, grid_2d(cuda_core, w, h), code.get_kernel("read_all"), tex, out, np.int32(w), np.int32(h)
+            )
         out.close(stream)
 
 
@@ -219,23 +236,47 @@ def bilinear(image: np.ndarray, x: float, y: float) -> float:
 
     def at(xi: int, yi: int) -> float:
         return float(image[min(max(yi, 0), h - 1), min(max(xi, 0), w - 1)])
-    return ((1 - tx) * (1 - ty) * at(x0, y0) + tx * (1 - ty) * at(x0 + 1, y0) + (1 - tx) * ty * at(x0, y0 + 1)
-            + tx * ty * at(x0 + 1, y0 + 1))
+
+    return (
+        (1 - tx) * (1 - ty) * at(x0, y0)
+        + tx * (1 - ty) * at(x0 + 1, y0)
+        + (1 - tx) * ty * at(x0, y0 + 1)
+        + tx * ty * at(x0 + 1, y0 + 1)
+    )
 
 
 def test_linear_filtering_matches_bilinear_interpolation(cuda_core, device, texture, kinds, code, stream) -> None:
     w, h = 16, 16
     image = float_image(w, h)
-    coords = np.array([(0.5, 0.5), (1.0, 0.5), (0.5, 1.0), (1.0, 1.0), (4.0, 5.0), (7.25, 3.75), (15.9, 15.9),
-                       (-3.0, 2.5), (20.0, 20.0)], dtype=np.float32)
+    coords = np.array(
+        [
+            (0.5, 0.5),
+            (1.0, 0.5),
+            (0.5, 1.0),
+            (1.0, 1.0),
+            (4.0, 5.0),
+            (7.25, 3.75),
+            (15.9, 15.9),
+            (-3.0, 2.5),
+            (20.0, 20.0),
+        ],
+        dtype=np.float32,
+    )
     arr = make_array(device, texture, (w, h), kinds.ArrayFormatType.FLOAT32)
     arr.copy_from(image, stream=stream)
     options = texture.TextureObjectOptions(address_mode="clamp", filter_mode=kinds.FilterModeType.LINEAR)
     tex = device.create_texture_object(resource=texture.ResourceDescriptor.from_opaque_array(arr), options=options)
     d_coords = to_device(device, stream, coords)
     out = device.allocate(len(coords) * 4, stream=stream)
-    cuda_core.launch(stream, cuda_core.LaunchConfig(grid=1, block=32), code.get_kernel("sample_at"), tex, d_coords,
-                     out, np.int32(len(coords)))
+    cuda_core.launch(
+        stream,
+        cuda_core.LaunchConfig(grid=1, block=32),
+        code.get_kernel("sample_at"),
+        tex,
+        d_coords,
+        out,
+        np.int32(len(coords)),
+    )
     got = to_host(out, stream, np.float32, len(coords))
     expected = [bilinear(image, float(x), float(y)) for x, y in coords]
     # Hardware filtering weighs with 8-bit fractions.
@@ -257,8 +298,9 @@ def test_normalized_coordinates_wrap(cuda_core, device, texture, kinds, code, st
     coords = np.array([(u, v), (u + 1.0, v + 1.0), (u - 2.0, v + 3.0)], dtype=np.float32)
     d_coords = to_device(device, stream, coords)
     out = device.allocate(coords.shape[0] * 4, stream=stream)
-    cuda_core.launch(stream, cuda_core.LaunchConfig(grid=1, block=32), code.get_kernel("sample_at"), tex, d_coords,
-                     out, np.int32(3))
+    cuda_core.launch(
+        stream, cuda_core.LaunchConfig(grid=1, block=32), code.get_kernel("sample_at"), tex, d_coords, out, np.int32(3)
+    )
     np.testing.assert_array_equal(to_host(out, stream, np.float32, 3), [image[1, 2]] * 3)
     tex.close()
     arr.close()
@@ -272,8 +314,9 @@ def test_normalized_float_read_mode(cuda_core, device, texture, kinds, code, str
     options = texture.TextureObjectOptions(read_mode=kinds.ReadModeType.NORMALIZED_FLOAT)
     tex = device.create_texture_object(resource=texture.ResourceDescriptor.from_opaque_array(arr), options=options)
     out = device.allocate(w * h * 4, stream=stream)
-    cuda_core.launch(stream, grid_2d(cuda_core, w, h), code.get_kernel("read_normalized"), tex, out, np.int32(w),
-                     np.int32(h))
+    cuda_core.launch(
+        stream, grid_2d(cuda_core, w, h), code.get_kernel("read_normalized"), tex, out, np.int32(w), np.int32(h)
+    )
     np.testing.assert_allclose(to_host(out, stream, np.float32, w * h).reshape(h, w), image / 255.0, atol=1e-6)
     tex.close()
     arr.close()
@@ -287,8 +330,14 @@ def test_linear_buffer_texture(cuda_core, device, texture, code, stream) -> None
     assert (resource.kind, resource.size_bytes, resource.source) == ("linear", n * 4, buffer)
     tex = device.create_texture_object(resource=resource)
     out = device.allocate(n * 4, stream=stream)
-    cuda_core.launch(stream, cuda_core.LaunchConfig(grid=(n + 255) // 256, block=256), code.get_kernel("fetch_linear"),
-                     tex, out, np.int32(n))
+    cuda_core.launch(
+        stream,
+        cuda_core.LaunchConfig(grid=(n + 255) // 256, block=256),
+        code.get_kernel("fetch_linear"),
+        tex,
+        out,
+        np.int32(n),
+    )
     np.testing.assert_array_equal(to_host(out, stream, np.float32, n), values)
     tex.close()
     out.close(stream)
@@ -297,8 +346,10 @@ def test_linear_buffer_texture(cuda_core, device, texture, code, stream) -> None
 
 def test_pitch2d_buffer_texture(cuda_core, device, texture, code, stream) -> None:
     from cuda.bindings import driver
+
     err, alignment = driver.cuDeviceGetAttribute(
-        driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT, device.device_id)
+        driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT, device.device_id
+    )
     assert err == driver.CUresult.CUDA_SUCCESS
     w, h = 24, 10
     pitch = max(int(alignment), 256)
@@ -306,8 +357,9 @@ def test_pitch2d_buffer_texture(cuda_core, device, texture, code, stream) -> Non
     padded = np.full((h, pitch // 4), -1, dtype=np.float32)
     padded[:, :w] = image
     buffer = to_device(device, stream, padded)
-    resource = texture.ResourceDescriptor.from_pitch2d(buffer, format="float32", num_channels=1, width=w, height=h,
-                                                       pitch_bytes=pitch)
+    resource = texture.ResourceDescriptor.from_pitch2d(
+        buffer, format="float32", num_channels=1, width=w, height=h, pitch_bytes=pitch
+    )
     assert (resource.kind, resource.width, resource.height, resource.pitch_bytes) == ("pitch2d", w, h, pitch)
     tex = device.create_texture_object(resource=resource)
     out = device.allocate(image.nbytes, stream=stream)
@@ -321,17 +373,20 @@ def test_pitch2d_buffer_texture(cuda_core, device, texture, code, stream) -> Non
 def test_texture_options_checked_at_creation(device, texture) -> None:
     arr = make_array(device, texture, (8, 8), "float32")
     resource = texture.ResourceDescriptor.from_opaque_array(arr)
-    for options, error, message in ((texture.TextureObjectOptions(address_mode=42), TypeError, "address_mode"),
-                                    (texture.TextureObjectOptions(address_mode=()), ValueError, "1-3"),
-                                    (texture.TextureObjectOptions(max_anisotropy=-1), ValueError, "max_anisotropy"),
-                                    (texture.TextureObjectOptions(border_color=(0.0,)), ValueError, "border_color"),
-                                    ("nope", TypeError, "must be provided as an object of type TextureObjectOptions")):
+    for options, error, message in (
+        (texture.TextureObjectOptions(address_mode=42), TypeError, "address_mode"),
+        (texture.TextureObjectOptions(address_mode=()), ValueError, "1-3"),
+        (texture.TextureObjectOptions(max_anisotropy=-1), ValueError, "max_anisotropy"),
+        (texture.TextureObjectOptions(border_color=(0.0,)), ValueError, "border_color"),
+        ("nope", TypeError, "must be provided as an object of type TextureObjectOptions"),
+    ):
         with pytest.raises(error, match=message):
             device.create_texture_object(resource=resource, options=options)
     with pytest.raises(TypeError, match="resource must be a ResourceDescriptor"):
         device.create_texture_object(resource=arr)
-    tex = device.create_texture_object(resource=resource, options={"border_color": (1, 2, 3, 4),
-                                                                    "address_mode": "border"})
+    tex = device.create_texture_object(
+        resource=resource, options={"border_color": (1, 2, 3, 4), "address_mode": "border"}
+    )
     assert tex.options.border_color == (1, 2, 3, 4)
     tex.close()
     arr.close()
@@ -352,8 +407,16 @@ def test_texture_read_and_surface_write(cuda_core, device, texture, code, stream
     tex = device.create_texture_object(resource=texture.ResourceDescriptor.from_opaque_array(source))
     surf = device.create_surface_object(resource=texture.ResourceDescriptor.from_opaque_array(target))
     assert surf.handle != 0 and surf.resource.source is target and surf.device is device
-    cuda_core.launch(stream, grid_2d(cuda_core, w, h), code.get_kernel("scale_into"), tex, surf, np.float32(-2.0),
-                     np.int32(w), np.int32(h))
+    cuda_core.launch(
+        stream,
+        grid_2d(cuda_core, w, h),
+        code.get_kernel("scale_into"),
+        tex,
+        surf,
+        np.float32(-2.0),
+        np.int32(w),
+        np.int32(h),
+    )
     result = np.empty_like(image)
     target.copy_to(result, stream=stream)
     stream.sync()
@@ -370,8 +433,9 @@ def test_surface_3d_write(cuda_core, device, texture, code, stream) -> None:
     w, h, d = 20, 12, 5
     arr = make_array(device, texture, (w, h, d), "uint32", surface=True)
     surf = device.create_surface_object(resource=texture.ResourceDescriptor.from_opaque_array(arr))
-    cuda_core.launch(stream, grid_2d(cuda_core, w, h, d), code.get_kernel("fill_3d"), surf, np.int32(w), np.int32(h),
-                     np.int32(d))
+    cuda_core.launch(
+        stream, grid_2d(cuda_core, w, h, d), code.get_kernel("fill_3d"), surf, np.int32(w), np.int32(h), np.int32(d)
+    )
     result = np.zeros((d, h, w), dtype=np.uint32)
     arr.copy_to(result, stream=stream)
     stream.sync()
@@ -386,9 +450,12 @@ def test_surfaces_need_load_store_arrays(device, texture) -> None:
     with pytest.raises(ValueError, match="is_surface_load_store=True"):
         device.create_surface_object(resource=texture.ResourceDescriptor.from_opaque_array(plain))
     buffer = device.allocate(4096, stream=device.default_stream)
-    for resource in (texture.ResourceDescriptor.from_linear(buffer, format="uint32", num_channels=1),
-                     texture.ResourceDescriptor.from_pitch2d(buffer, format="uint8", num_channels=4, width=8, height=8,
-                                                             pitch_bytes=64)):
+    for resource in (
+        texture.ResourceDescriptor.from_linear(buffer, format="uint32", num_channels=1),
+        texture.ResourceDescriptor.from_pitch2d(
+            buffer, format="uint8", num_channels=4, width=8, height=8, pitch_bytes=64
+        ),
+    ):
         with pytest.raises(ValueError, match="array-backed"):
             device.create_surface_object(resource=resource)
     buffer.close()
@@ -401,8 +468,9 @@ def test_surfaces_need_load_store_arrays(device, texture) -> None:
 
 def test_mipmap_levels_and_level_of_detail_sampling(cuda_core, device, texture, kinds, code, stream) -> None:
     w, h, levels = 32, 16, 4
-    mip = device.create_mipmapped_array(texture.MipmappedArrayOptions(shape=(w, h), format="float32", num_channels=1,
-                                                                      num_levels=levels))
+    mip = device.create_mipmapped_array(
+        texture.MipmappedArrayOptions(shape=(w, h), format="float32", num_channels=1, num_levels=levels)
+    )
     assert (mip.shape, mip.num_levels, mip.format, mip.num_channels) == ((w, h), levels, "float32", 1)
     assert mip.handle != 0 and mip.device is device and "MipmappedArray" in repr(mip)
     images = []
@@ -423,8 +491,16 @@ def test_mipmap_levels_and_level_of_detail_sampling(cuda_core, device, texture, 
     for level in (0, 2):
         lh, lw = images[level].shape
         out = device.allocate(images[level].nbytes, stream=stream)
-        cuda_core.launch(stream, grid_2d(cuda_core, lw, lh), code.get_kernel("read_level"), tex, out, np.int32(lw),
-                         np.int32(lh), np.float32(level))
+        cuda_core.launch(
+            stream,
+            grid_2d(cuda_core, lw, lh),
+            code.get_kernel("read_level"),
+            tex,
+            out,
+            np.int32(lw),
+            np.int32(lh),
+            np.float32(level),
+        )
         np.testing.assert_array_equal(to_host(out, stream, np.float32, lw * lh).reshape(lh, lw), images[level])
         out.close(stream)
     # The texture keeps the mipmap's storage after the mipmap is closed.
@@ -432,17 +508,27 @@ def test_mipmap_levels_and_level_of_detail_sampling(cuda_core, device, texture, 
     assert mip.handle == 0
     out = device.allocate(images[2].nbytes, stream=stream)
     lh, lw = images[2].shape
-    cuda_core.launch(stream, grid_2d(cuda_core, lw, lh), code.get_kernel("read_level"), tex, out, np.int32(lw),
-                     np.int32(lh), np.float32(2))
+    cuda_core.launch(
+        stream,
+        grid_2d(cuda_core, lw, lh),
+        code.get_kernel("read_level"),
+        tex,
+        out,
+        np.int32(lw),
+        np.int32(lh),
+        np.float32(2),
+    )
     np.testing.assert_array_equal(to_host(out, stream, np.float32, lw * lh).reshape(lh, lw), images[2])
     out.close(stream)
     tex.close()
 
 
 def test_mipmap_level_surface_and_outliving_parent(device, texture, stream) -> None:
-    mip = device.create_mipmapped_array(texture.MipmappedArrayOptions(shape=(16, 16), format="uint32",
-                                                                      num_channels=1, num_levels=3,
-                                                                      is_surface_load_store=True))
+    mip = device.create_mipmapped_array(
+        texture.MipmappedArrayOptions(
+            shape=(16, 16), format="uint32", num_channels=1, num_levels=3, is_surface_load_store=True
+        )
+    )
     with pytest.raises(ValueError, match="array-backed"):
         device.create_surface_object(resource=texture.ResourceDescriptor.from_mipmapped_array(mip))
     level = mip.get_level(1)
@@ -487,6 +573,7 @@ def test_texture_keeps_its_array_after_the_array_is_closed(cuda_core, device, te
 
 def test_factories_need_an_initialized_device(cuda_core, texture) -> None:
     import cuda.core._device as _device
+
     saved = _device._tls.devices
     try:
         _device._tls.devices = [None] * len(saved)

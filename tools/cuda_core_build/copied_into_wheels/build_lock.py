@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Run ninja on a cuda-core build directory, one run at a time, saying so when it has work.
 
 Copied into editable wheels (as ``_cuda_core_build_lock``) and used by the backend during
@@ -25,8 +27,9 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, TextIO
+from typing import TextIO
 
 LOCK_NAME = ".cuda-core-build.lock"
 NO_WORK = "ninja: no work to do."
@@ -62,8 +65,9 @@ def inputs_changed(build_dir: Path) -> bool:
         recorded = json.loads((config / MANIFEST).read_text())
     except (OSError, ValueError):
         return False  # a build directory of an older layout, or not configured yet
-    changed = any(fingerprint(path) != stat for path, stat in recorded.get("inputs", {}).items()) or \
-        any(_link_target(link) != target for link, target in recorded.get("links", {}).items())
+    changed = any(fingerprint(path) != stat for path, stat in recorded.get("inputs", {}).items()) or any(
+        _link_target(link) != target for link, target in recorded.get("links", {}).items()
+    )
     if changed:
         (config / RECHECK).touch()
         os.utime(config / RECHECK)
@@ -95,8 +99,15 @@ def rebuild(build_dir: Path, ninja: str, progress: TextIO, what: str, env: dict[
     with locked(build_dir, progress):
         start = time.monotonic()
         inputs_changed(build_dir)
-        process = subprocess.Popen([ninja], cwd=build_dir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   text=True, errors="replace")
+        process = subprocess.Popen(
+            [ninja],
+            cwd=build_dir,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+        )
         assert process.stdout is not None
         lines = []
         for line in process.stdout:
@@ -104,8 +115,11 @@ def rebuild(build_dir: Path, ninja: str, progress: TextIO, what: str, env: dict[
             if len(lines) == 1 and line.strip() == NO_WORK:
                 continue
             if len(lines) == 1:
-                print(f"cuda-core: rebuilding {what} in {build_dir} (sources changed since the last build)",
-                      file=progress, flush=True)
+                print(
+                    f"cuda-core: rebuilding {what} in {build_dir} (sources changed since the last build)",
+                    file=progress,
+                    flush=True,
+                )
             print(line, end="", file=progress, flush=True)
         if process.wait() != 0:
             raise subprocess.CalledProcessError(process.returncode, [ninja], "".join(lines))

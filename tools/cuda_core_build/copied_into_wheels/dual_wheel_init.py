@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core, dual-major wheel: load the build that matches the installed cuda-bindings.
 
 tools/release/merge_wheels.py puts this file at cuda/core/__init__.py, with the build of each
@@ -23,20 +25,22 @@ def _bindings_major() -> int:
     try:
         version = importlib.metadata.version("cuda-bindings")
     except importlib.metadata.PackageNotFoundError:
-        raise ImportError('cuda.core needs cuda-bindings: pip install "cuda-core[cu12]" or "cuda-core[cu13]"') \
-            from None
+        raise ImportError('cuda.core needs cuda-bindings: pip install "cuda-core[cu12]" or "cuda-core[cu13]"') from None
     major = int(version.split(".")[0])
     if major not in BUILDS:
         newest = max(BUILDS)
-        raise ImportError(f"cuda-bindings {version} is for CUDA {major}; this cuda.core has builds for CUDA "
-                          f"{' and '.join(map(str, sorted(BUILDS)))}: pip install \"cuda-bindings=={newest}.*\"")
+        raise ImportError(
+            f"cuda-bindings {version} is for CUDA {major}; this cuda.core has builds for CUDA "
+            f'{" and ".join(map(str, sorted(BUILDS)))}: pip install "cuda-bindings=={newest}.*"'
+        )
     return major
 
 
 def _load_build() -> None:
     build_dir = BUILDS[_bindings_major()]
     spec = importlib.util.spec_from_file_location(
-        __name__, build_dir / "__init__.py", submodule_search_locations=[str(build_dir)])
+        __name__, build_dir / "__init__.py", submodule_search_locations=[str(build_dir)]
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[__name__] = module

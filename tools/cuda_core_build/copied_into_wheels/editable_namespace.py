@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Start an editable cuda.core: meson-python's finder, made to share ``cuda`` and to rebuild safely.
 
 The build backend ships this module in the editable wheel, and the wheel's .pth file
@@ -32,9 +34,10 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Sequence
+from typing import Any
 
 LOADER_MODULE = "_cuda_core_editable_loader"
 LOCK_MODULE = "_cuda_core_build_lock"
@@ -49,8 +52,9 @@ class SharedNamespaceFinder(importlib.abc.MetaPathFinder):
         self._editable = editable_finder
         self.failure: ImportError | None = None
 
-    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
-                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
         top = fullname.partition(".")[0]
         if "." in fullname:
             if self.failure is None or top != "cuda":
@@ -80,11 +84,14 @@ class MissingBuildFinder(importlib.abc.MetaPathFinder):
     the end: cuda.core fails with one clear ImportError, and nothing else is touched."""
 
     def __init__(self, build_dir: Path, source_dir: Path, what: str = "is gone") -> None:
-        self._message = (f"cuda.core is installed editable, but its build directory {build_dir} {what}: "
-                         f"reinstall it with: pip install --no-build-isolation -e {source_dir}")
+        self._message = (
+            f"cuda.core is installed editable, but its build directory {build_dir} {what}: "
+            f"reinstall it with: pip install --no-build-isolation -e {source_dir}"
+        )
 
-    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
-                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
         if fullname == PACKAGE or fullname.startswith(PACKAGE + "."):
             raise ImportError(self._message, name=fullname)
         return None
@@ -123,8 +130,9 @@ def locked_rebuild(finder: Any, build_dir: Path, source_dir: Path, ninja: str) -
             lock.rebuild(build_dir, ninja, sys.stderr, "the editable cuda.core", env)
             plan = json.loads((build_dir / INSTALL_PLAN).read_text())
         except subprocess.CalledProcessError as err:
-            failures.append(ImportError(f"rebuilding the editable cuda.core in {build_dir} failed:\n"
-                                        f"{err.output[-8000:]}"))
+            failures.append(
+                ImportError(f"rebuilding the editable cuda.core in {build_dir} failed:\n{err.output[-8000:]}")
+            )
             raise failures[0] from None
         except (OSError, ValueError) as err:
             failures.append(ImportError(MissingBuildFinder(build_dir, source_dir, f"cannot be read ({err})")._message))

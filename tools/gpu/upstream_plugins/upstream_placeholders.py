@@ -1,8 +1,11 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """upstream_suite's placeholders for post-release names, installed before collection.
 
 tools/gpu/upstream_suite.py loads it in each pytest it runs (``-p upstream_placeholders``, this
 directory on PYTHONPATH) and names the MODULE:NAME entries in UPSTREAM_SUITE_POST_RELEASE_NAMES.
 """
+
 import importlib
 import json
 import os
@@ -18,9 +21,18 @@ class PostReleaseName(NotImplementedError):
 def _placeholder(module_name, name):
     def fail(*args, **kwargs):
         raise PostReleaseName(f"{_MARK}: {module_name}.{name} does not exist in this cuda.core")
-    return type(name, (), {"__init__": fail, "__getattr__": lambda self, attr: fail(),
-                           "_init": classmethod(lambda cls, *a, **k: fail()), "__module__": module_name,
-                           "__doc__": f"{_MARK} for {module_name}.{name}"})
+
+    return type(
+        name,
+        (),
+        {
+            "__init__": fail,
+            "__getattr__": lambda self, attr: fail(),
+            "_init": classmethod(lambda cls, *a, **k: fail()),
+            "__module__": module_name,
+            "__doc__": f"{_MARK} for {module_name}.{name}",
+        },
+    )
 
 
 def _install(module, names):

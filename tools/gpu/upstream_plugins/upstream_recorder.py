@@ -1,8 +1,11 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """upstream_suite's recorder: every test's outcome as a JSON line, written as it happens.
 
 tools/gpu/upstream_suite.py loads it in each pytest it runs (``-p upstream_recorder``, this
 directory on PYTHONPATH); it writes to UPSTREAM_SUITE_RECORDS.
 """
+
 import json
 import os
 
@@ -18,8 +21,14 @@ def _write(record):
 
 def pytest_collectreport(report):
     if report.failed:
-        _write({"nodeid": report.nodeid or "<collection>", "outcome": "errors", "when": "collect",
-                "placeholder": _MARK in str(report.longrepr)})
+        _write(
+            {
+                "nodeid": report.nodeid or "<collection>",
+                "outcome": "errors",
+                "when": "collect",
+                "placeholder": _MARK in str(report.longrepr),
+            }
+        )
 
 
 def pytest_collection_finish(session):
@@ -61,5 +70,11 @@ def pytest_runtest_logreport(report):
     elif report.when == "teardown":
         if report.failed and phase["outcome"] in (None, "passed"):
             phase["outcome"] = "errors"
-        _write({"nodeid": report.nodeid, "outcome": phase["outcome"] or "errors",
-                "placeholder": phase["placeholder"], "why": phase["why"]})
+        _write(
+            {
+                "nodeid": report.nodeid,
+                "outcome": phase["outcome"] or "errors",
+                "placeholder": phase["placeholder"],
+                "why": phase["why"],
+            }
+        )

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Declarations of the part of PyTorch's AOT Inductor stable C ABI ("AOTI shim",
  * torch/csrc/inductor/aoti_torch/c/shim.h in PyTorch) that reads a tensor's memory, layout,
@@ -9,8 +11,6 @@
  * Windows they come from torch_cpu.dll through an import library.
  *
  * Every function returning AOTITorchError returns 0 on success.
- *
- * SPDX-License-Identifier: Apache-2.0
  */
 
 #ifndef CUDA_CORE_AOTI_SHIM_H

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+// SPDX-License-Identifier: Apache-2.0
 /*
  * DLPack, the in-memory tensor exchange ABI, declared for cuda.core's downstream extensions
  * from the DLPack specification (https://dmlc.github.io/dlpack/latest/), version 1.3: the
@@ -7,8 +9,6 @@
  *
  * The include guard is the one DLPack's own header uses, so a translation unit that includes
  * both gets one set of declarations.
- *
- * SPDX-License-Identifier: Apache-2.0
  */
 
 #ifndef DLPACK_DLPACK_H_

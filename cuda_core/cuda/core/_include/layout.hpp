@@ -1,8 +1,8 @@
+// SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+// SPDX-License-Identifier: Apache-2.0
 // cuda.core's C++ helpers for strided layouts (shape and strides in elements, as in
 // cuda.core._layout._StridedLayout), for downstream extensions that order or merge axes the
 // way cuda.core does.
-//
-// SPDX-License-Identifier: Apache-2.0
 
 #ifndef CUDA_CORE_LAYOUT_HPP
 #define CUDA_CORE_LAYOUT_HPP

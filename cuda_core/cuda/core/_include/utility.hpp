@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+// SPDX-License-Identifier: Apache-2.0
 // cuda.core's C++ helpers for downstream extensions: the native CUDA handle inside a
 // cuda.bindings handle object.
 //
@@ -11,8 +13,6 @@
 //   from cuda.bindings.driver cimport CUstream as PyCUstream
 //   cdef extern from "utility.hpp":
 //       cydriver.CUstream get_cuda_native_handle(PyCUstream) nogil
-//
-// SPDX-License-Identifier: Apache-2.0
 
 #pragma once
 

@@ -1,15 +1,16 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # Type stub of cuda.core._memory._buffer (compiled): Buffer and the MemoryResource interface.
 
 from typing import Any
-
-from typing_extensions import disjoint_base
 
 from cuda.core._memory._device_memory_resource import DeviceMemoryResource
 from cuda.core._memory._ipc import IPCBufferDescriptor
 from cuda.core._memory._pinned_memory_resource import PinnedMemoryResource
 from cuda.core._stream import Stream
+from typing_extensions import disjoint_base
 
-__all__ = ['Buffer', 'MemoryResource']
+__all__ = ["Buffer", "MemoryResource"]
 
 # Accepted wherever a pointer is: an int, a cuda.bindings driver.CUdeviceptr, or None (0).
 DevicePointerType = Any
@@ -20,24 +21,39 @@ _StreamLike = Any
 class Buffer:
     """Memory from a MemoryResource, or someone else's memory (``from_handle``). It goes back to
     its resource once: on ``close()``, leaving a ``with`` block, or garbage collection."""
+
     _size: int
 
     def __init__(self, *args, **kwargs) -> None: ...
     @classmethod
-    def _init(cls, ptr: DevicePointerType, size: int, mr: MemoryResource | None = None,
-              ipc_descriptor: IPCBufferDescriptor | None = None, owner: object | None = None, *,
-              stream: _StreamLike | None = None) -> Buffer: ...
+    def _init(
+        cls,
+        ptr: DevicePointerType,
+        size: int,
+        mr: MemoryResource | None = None,
+        ipc_descriptor: IPCBufferDescriptor | None = None,
+        owner: object | None = None,
+        *,
+        stream: _StreamLike | None = None,
+    ) -> Buffer: ...
     @staticmethod
     def _reduce_helper(mr, ipc_descriptor): ...
     def __reduce__(self) -> tuple[object, ...]: ...
     @staticmethod
-    def from_handle(ptr: DevicePointerType, size: int, mr: MemoryResource | None = None,
-                    owner: object | None = None, *, stream: _StreamLike | None = None) -> Buffer:
+    def from_handle(
+        ptr: DevicePointerType,
+        size: int,
+        mr: MemoryResource | None = None,
+        owner: object | None = None,
+        *,
+        stream: _StreamLike | None = None,
+    ) -> Buffer:
         """Wrap ``size`` bytes at ``ptr``: owned and freed through ``mr``, kept alive through
         ``owner``, or a plain reference with neither (``mr`` and ``owner`` exclude each other)."""
     @classmethod
-    def from_ipc_descriptor(cls, mr: DeviceMemoryResource | PinnedMemoryResource,
-                            ipc_descriptor: IPCBufferDescriptor, *, stream: Stream) -> Buffer:
+    def from_ipc_descriptor(
+        cls, mr: DeviceMemoryResource | PinnedMemoryResource, ipc_descriptor: IPCBufferDescriptor, *, stream: Stream
+    ) -> Buffer:
         """Import another process's buffer (IPC): not supported yet."""
     @property
     def ipc_descriptor(self) -> IPCBufferDescriptor:
@@ -54,8 +70,14 @@ class Buffer:
         """Copy ``src`` (same size) into this buffer on ``stream``."""
     def fill(self, value: int | Any, *, stream: _StreamLike) -> None:
         """Fill with a repeated byte (int in [0, 256)) or 1-, 2- or 4-byte pattern (buffer protocol)."""
-    def __dlpack__(self, *, stream: int | None = None, max_version: tuple[int, int] | None = None,
-                   dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> object: ...
+    def __dlpack__(
+        self,
+        *,
+        stream: int | None = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> object: ...
     def __dlpack_device__(self) -> tuple[int, int]: ...
     def __buffer__(self, flags: int, /) -> memoryview: ...
     def __release_buffer__(self, buffer: memoryview, /) -> None: ...

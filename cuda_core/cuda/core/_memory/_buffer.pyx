@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core Buffer and the MemoryResource interface: memory that goes back to its resource once.
 
 The resources live beside this module (_memory_pool and the resources built on it, _legacy);
@@ -8,7 +10,7 @@ import sys
 
 cimport cython
 cimport cuda.bindings.cydriver as cydriver
-from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_FillInfo
+from cpython.buffer cimport PyBuffer_FillInfo
 from libc.stdint cimport uintptr_t
 
 from cuda.core._dlpack cimport export_bytes, kDLCPU, kDLCUDA, kDLCUDAHost, kDLCUDAManaged
@@ -16,7 +18,6 @@ from cuda.core._stream cimport Stream, as_stream
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, ensure_driver
 
 __all__ = ['Buffer', 'MemoryResource']
-
 
 
 def __getattr__(name: str):

@@ -1,9 +1,12 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The options of batched copies (cuda.core.utils.copy_batch): per-copy hints for the
 driver's cuMemcpyBatchAsync. Plain Python: nothing here touches the driver."""
 
 from __future__ import annotations
 
 import dataclasses
+
 from cuda.core._utils.pycompat import StrEnum
 
 __all__ = ["CopyOptions", "MemcpyOverlapMode", "MemcpySrcAccessOrder"]
@@ -38,6 +41,7 @@ def _as_enum(enum_type: type[StrEnum], value: object, field: str) -> StrEnum:
 def _check_location_hint(value: object, field: str) -> None:
     from cuda.core._device import Device
     from cuda.core._host import Host
+
     if value is not None and not isinstance(value, (Device, Host)):
         raise TypeError(f"CopyOptions.{field} must be a Device, a Host or None, got {type(value).__name__}")
 
@@ -60,8 +64,9 @@ class CopyOptions:
 
     def __post_init__(self) -> None:
         # Frozen: normalised fields are written through object.__setattr__.
-        object.__setattr__(self, "src_access_order",
-                           _as_enum(MemcpySrcAccessOrder, self.src_access_order, "src_access_order"))
+        object.__setattr__(
+            self, "src_access_order", _as_enum(MemcpySrcAccessOrder, self.src_access_order, "src_access_order")
+        )
         object.__setattr__(self, "overlap_mode", _as_enum(MemcpyOverlapMode, self.overlap_mode, "overlap_mode"))
         _check_location_hint(self.src_location_hint, "src_location_hint")
         _check_location_hint(self.dst_location_hint, "dst_location_hint")

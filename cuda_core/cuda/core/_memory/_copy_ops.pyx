@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Batched copies between Buffers: cuda.core.utils.copy_batch, one cuMemcpyBatchAsync for
 many (source, destination) pairs with per-copy hints (CopyOptions)."""
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core DeviceMemoryResource: device memory from a stream-ordered memory pool, the device's
 current pool or one the resource creates (DeviceMemoryResourceOptions)."""
 

@@ -1,14 +1,15 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # Type stub of cuda.core._memory._graph_memory_resource (compiled): memory allocated by graphs.
 
 from typing import Any
 
-from typing_extensions import disjoint_base
-
 from cuda.core._device import Device
 from cuda.core._memory._buffer import Buffer, MemoryResource
 from cuda.core._stream import Stream
+from typing_extensions import disjoint_base
 
-__all__ = ['GraphMemoryResource']
+__all__ = ["GraphMemoryResource"]
 
 @disjoint_base
 class GraphMemoryResourceAttributes:

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core GraphMemoryResource: device memory allocated by CUDA graphs.
 
 An allocation made while a stream is captured (cuMemAllocAsync on the capturing stream)

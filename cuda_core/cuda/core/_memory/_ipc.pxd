@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # What other modules cimport from _ipc: the IPC records (Buffer and the pool resources hold them),
 # and the base of the pools other processes can map.
 from cuda.core._memory._memory_pool cimport _MemPool

@@ -1,11 +1,12 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # Type stub of cuda.core._memory._ipc (compiled): sharing pool memory with other processes.
 
 import uuid as _uuid
 from typing import Any
 
-from typing_extensions import disjoint_base
-
 from cuda.core._memory._buffer import Buffer
+from typing_extensions import disjoint_base
 
 __all__ = ["IPCAllocationHandle", "IPCBufferDescriptor"]
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Sharing pool memory with other processes (IPC), over the driver's POSIX file descriptors.
 
 An IPC-enabled pool exports a shareable handle (``allocation_handle``, a file descriptor); a

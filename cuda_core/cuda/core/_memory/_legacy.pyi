@@ -1,12 +1,13 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # Type stub of cuda.core._memory._legacy (compiled): the synchronous resources.
 
 from typing import Any
 
+from cuda.core._memory._buffer import Buffer, MemoryResource
 from typing_extensions import disjoint_base
 
-from cuda.core._memory._buffer import Buffer, MemoryResource
-
-__all__ = ['LegacyPinnedMemoryResource']
+__all__ = ["LegacyPinnedMemoryResource"]
 
 class LegacyPinnedMemoryResource(MemoryResource):
     """Pinned host memory from cuMemAllocHost (not stream-ordered)."""

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Memory resources over the driver's synchronous allocators: LegacyPinnedMemoryResource
 (cuMemAllocHost) and the internal _SynchronousMemoryResource (cuMemAlloc)."""
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core ManagedBuffer: a Buffer of managed memory, with prefetch, discard and the
 driver's usage advice as properties."""
 
@@ -96,8 +98,7 @@ class ManagedBuffer(Buffer):
     is managed is checked when an operation runs (ValueError if not)."""
 
     @classmethod
-    def from_handle(cls, ptr, size: int, mr: Any = None, owner: object | None = None, *,
-                    stream: Any = None) -> Buffer:
+    def from_handle(cls, ptr, size: int, mr: Any = None, owner: object | None = None, *, stream: Any = None) -> Buffer:
         """A ManagedBuffer over managed memory at ``ptr``; arguments as ``Buffer.from_handle``."""
         return cls._init(ptr, size, mr=mr, owner=owner, stream=stream)
 
@@ -142,8 +143,10 @@ class ManagedBuffer(Buffer):
                 raise TypeError(f"accessed_by holds Devices and Host(), got {type(location).__name__}")
             spec = _coerce_location(location)
             if spec.kind not in ("device", "host"):
-                raise ValueError(f"advise CU_MEM_ADVISE_SET_ACCESSED_BY does not support location_type="
-                                 f"'{spec.kind}': accessed-by advice names a Device or the whole host, Host()")
+                raise ValueError(
+                    f"advise CU_MEM_ADVISE_SET_ACCESSED_BY does not support location_type="
+                    f"'{spec.kind}': accessed-by advice names a Device or the whole host, Host()"
+                )
             wanted.add(location)
         current = set(_accessed_by(self))
         for location in current - wanted:

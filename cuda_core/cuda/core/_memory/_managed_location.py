@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Where managed memory goes: a Device or a Host, reduced to (kind, id) for the driver calls."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Managed-memory operations: prefetch, discard and usage advice, for one buffer (the
 ManagedBuffer methods and properties) and in batches (cuda.core.utils.prefetch_batch,
 discard_batch, discard_prefetch_batch)."""

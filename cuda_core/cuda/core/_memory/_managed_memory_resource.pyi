@@ -1,18 +1,20 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # Type stub of cuda.core._memory._managed_memory_resource (compiled).
 
 from dataclasses import dataclass
 from typing import Any
 
-from typing_extensions import disjoint_base
-
 from cuda.core._memory._managed_buffer import ManagedBuffer
 from cuda.core._memory._memory_pool import _MemPool
+from typing_extensions import disjoint_base
 
-__all__ = ['ManagedMemoryResource', 'ManagedMemoryResourceOptions']
+__all__ = ["ManagedMemoryResource", "ManagedMemoryResourceOptions"]
 
 @dataclass
 class ManagedMemoryResourceOptions:
     """Where ManagedMemoryResource's own pool prefers its memory to live."""
+
     preferred_location: int | None = None
     preferred_location_type: str | None = None
 

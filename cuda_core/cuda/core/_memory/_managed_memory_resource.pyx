@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core ManagedMemoryResource: managed (unified) memory from a stream-ordered managed
 memory pool (CUDA 13)."""
 

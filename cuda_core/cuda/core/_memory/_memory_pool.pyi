@@ -1,11 +1,12 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # Type stub of cuda.core._memory._memory_pool (compiled): the base of the pool resources.
 
 import uuid
 from typing import Any
 
-from typing_extensions import disjoint_base
-
 from cuda.core._memory._buffer import Buffer, MemoryResource
+from typing_extensions import disjoint_base
 
 __all__: list[str] = []
 

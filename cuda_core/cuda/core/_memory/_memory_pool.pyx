@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """What the stream-ordered pool resources share (DeviceMemoryResource, PinnedMemoryResource,
 ManagedMemoryResource): the pool handle, allocation and freeing in C, close, and the pool's
 attributes."""

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Peer access to a DeviceMemoryResource's pool: the live set behind ``peer_accessible_by``.
 
 Reads ask the driver each time (cuMemPoolGetAccess), so every resource over one pool sees the
@@ -21,17 +23,23 @@ class PeerAccessPlan:
     to_remove: tuple[int, ...]
 
 
-def normalize_peer_access_targets(owner_device_id: int, requested_devices: Iterable[object], *,
-                                  resolve_device_id: Callable[[object], int]) -> tuple[int, ...]:
+def normalize_peer_access_targets(
+    owner_device_id: int, requested_devices: Iterable[object], *, resolve_device_id: Callable[[object], int]
+) -> tuple[int, ...]:
     """The requested devices as sorted, distinct ordinals, the owner left out."""
     ids = {resolve_device_id(device) for device in requested_devices}
     ids.discard(owner_device_id)
     return tuple(sorted(ids))
 
 
-def plan_peer_access_update(owner_device_id: int, current_peer_ids: Iterable[int],
-                            requested_devices: Iterable[object], *, resolve_device_id: Callable[[object], int],
-                            can_access_peer: Callable[[int], bool]) -> PeerAccessPlan:
+def plan_peer_access_update(
+    owner_device_id: int,
+    current_peer_ids: Iterable[int],
+    requested_devices: Iterable[object],
+    *,
+    resolve_device_id: Callable[[object], int],
+    can_access_peer: Callable[[int], bool],
+) -> PeerAccessPlan:
     """The plan that takes the pool from ``current_peer_ids`` to ``requested_devices``.
 
     ValueError names every requested device that cannot access the owner's memory."""
@@ -83,8 +91,9 @@ def _apply_peer_access_diff(mr: Any, to_add: Iterable[int], to_remove: Iterable[
 
 def _plan(mr: Any, requested: Iterable[object]) -> PeerAccessPlan:
     owner = mr.device_id
-    return plan_peer_access_update(owner, mr._peer_ids(), requested, resolve_device_id=_resolve_peer_device_id,
-                                   can_access_peer=mr._can_access_peer)
+    return plan_peer_access_update(
+        owner, mr._peer_ids(), requested, resolve_device_id=_resolve_peer_device_id, can_access_peer=mr._can_access_peer
+    )
 
 
 def replace_peer_accessible_by(mr: Any, devices: object) -> None:

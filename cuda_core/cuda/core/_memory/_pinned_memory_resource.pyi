@@ -1,20 +1,22 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # Type stub of cuda.core._memory._pinned_memory_resource (compiled).
 
 import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from typing_extensions import disjoint_base
-
 from cuda.core._memory._buffer import Buffer
 from cuda.core._memory._ipc import IPCAllocationHandle
 from cuda.core._memory._memory_pool import _MemPool
+from typing_extensions import disjoint_base
 
-__all__ = ['PinnedMemoryResource', 'PinnedMemoryResourceOptions']
+__all__ = ["PinnedMemoryResource", "PinnedMemoryResourceOptions"]
 
 @dataclass
 class PinnedMemoryResourceOptions:
     """How PinnedMemoryResource creates a pool of its own."""
+
     ipc_enabled: bool = False
     max_size: int = 0
     numa_id: int | None = None
@@ -43,6 +45,5 @@ class PinnedMemoryResource(_MemPool):
     def is_device_accessible(self) -> bool: ...
     @property
     def is_host_accessible(self) -> bool: ...
-
 
 def _deep_reduce_pinned_memory_resource(mr: PinnedMemoryResource) -> tuple[object, ...]: ...

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core PinnedMemoryResource: page-locked host memory from a stream-ordered memory pool."""
 
 from dataclasses import dataclass

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core VirtualMemoryResource: memory reserved, created and mapped through the driver's
 virtual memory management (VMM) API (cuMemAddressReserve, cuMemCreate, cuMemMap,
 cuMemSetAccess), so that an allocation can grow in place and carry exportable handles.
@@ -14,14 +16,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cuda.core._memory._buffer import Buffer, MemoryResource
-from cuda.core.typing import (VirtualMemoryAccessType, VirtualMemoryAllocationType,
-                              VirtualMemoryGranularityType, VirtualMemoryHandleType,
-                              VirtualMemoryLocationType)
+from cuda.core.typing import (
+    VirtualMemoryAccessType,
+    VirtualMemoryAllocationType,
+    VirtualMemoryGranularityType,
+    VirtualMemoryHandleType,
+    VirtualMemoryLocationType,
+)
 
 __all__ = ["VirtualMemoryResource", "VirtualMemoryResourceOptions"]
 
-_HOST_LOCATIONS = frozenset({VirtualMemoryLocationType.HOST, VirtualMemoryLocationType.HOST_NUMA,
-                             VirtualMemoryLocationType.HOST_NUMA_CURRENT})
+_HOST_LOCATIONS = frozenset(
+    {VirtualMemoryLocationType.HOST, VirtualMemoryLocationType.HOST_NUMA, VirtualMemoryLocationType.HOST_NUMA_CURRENT}
+)
 
 # Each option value -> (driver enum class, member name). Names, not members, so that importing
 # cuda.core does not import cuda.bindings.driver.
@@ -36,8 +43,10 @@ _HANDLE = {
     VirtualMemoryHandleType.FABRIC: ("CUmemAllocationHandleType", "CU_MEM_HANDLE_TYPE_FABRIC"),
 }
 _GRANULARITY = {
-    VirtualMemoryGranularityType.RECOMMENDED: ("CUmemAllocationGranularity_flags",
-                                               "CU_MEM_ALLOC_GRANULARITY_RECOMMENDED"),
+    VirtualMemoryGranularityType.RECOMMENDED: (
+        "CUmemAllocationGranularity_flags",
+        "CU_MEM_ALLOC_GRANULARITY_RECOMMENDED",
+    ),
     VirtualMemoryGranularityType.MINIMUM: ("CUmemAllocationGranularity_flags", "CU_MEM_ALLOC_GRANULARITY_MINIMUM"),
 }
 _LOCATION = {
@@ -64,19 +73,24 @@ class _DriverMembers:
     def __get__(self, instance: object, owner: type | None = None) -> dict:
         if self._members is None:
             driver = _driver()
-            self._members = {key: getattr(getattr(driver, enum_name), member)
-                             for key, (enum_name, member) in self._table.items() if key is not None}
+            self._members = {
+                key: getattr(getattr(driver, enum_name), member)
+                for key, (enum_name, member) in self._table.items()
+                if key is not None
+            }
         return self._members
 
 
 def _driver() -> Any:
     from cuda.bindings import driver
+
     return driver
 
 
 def _check(result: Any) -> Any:
     """The values of a ``cuda.bindings.driver`` call's result tuple, or its CUDAError."""
     from cuda.core._utils.cuda_utils import handle_return
+
     return handle_return(result if isinstance(result, tuple) else (result,))
 
 
@@ -147,9 +161,12 @@ class VirtualMemoryResourceOptions:
     def _allocation_type_to_driver(spec: VirtualMemoryAllocationType) -> int:
         """The driver's CUmemAllocationType; managed needs a CUDA 13 build."""
         from cuda.core import _build_info
+
         if spec == VirtualMemoryAllocationType.MANAGED and _build_info.cuda_major < 13:
-            raise ValueError("Unsupported allocation_type: 'managed' VMM allocations need CUDA 13; this "
-                             "cuda.core is built for CUDA 12 (use 'pinned', or a CUDA 13 build)")
+            raise ValueError(
+                "Unsupported allocation_type: 'managed' VMM allocations need CUDA 13; this "
+                "cuda.core is built for CUDA 12 (use 'pinned', or a CUDA 13 build)"
+            )
         return _lookup(_ALLOCATION, spec, "allocation_type")
 
     @staticmethod
@@ -161,8 +178,9 @@ class VirtualMemoryResourceOptions:
     def _handle_type_to_driver(spec: VirtualMemoryHandleType | None) -> int:
         """The driver's CUmemAllocationHandleType; None means not exportable."""
         if spec == "win32":
-            raise NotImplementedError("win32 is currently not supported as a VMM handle_type: "
-                                      "use 'win32_kmt' on Windows, 'posix_fd' on Linux")
+            raise NotImplementedError(
+                "win32 is currently not supported as a VMM handle_type: use 'win32_kmt' on Windows, 'posix_fd' on Linux"
+            )
         return _lookup(_HANDLE, spec, "handle_type")
 
     @staticmethod
@@ -186,8 +204,10 @@ class VirtualMemoryResource(MemoryResource):
     def __init__(self, device_id: Any, config: VirtualMemoryResourceOptions | None = None) -> None:
         from cuda.core._device import Device
         from cuda.core._utils.cuda_utils import check_or_create_options
+
         self.config: VirtualMemoryResourceOptions = check_or_create_options(
-            VirtualMemoryResourceOptions, config, "VirtualMemoryResource options")
+            VirtualMemoryResourceOptions, config, "VirtualMemoryResource options"
+        )
         self.device = None if self.config.location_type in _HOST_LOCATIONS else Device(device_id)
         # Physical chunks (VA -> (size, handle)) and reservations (VA -> size) made here, so that
         # freeing an allocation, grown or not, unmaps, releases and frees exactly what it owns.
@@ -197,11 +217,15 @@ class VirtualMemoryResource(MemoryResource):
             return
         properties = self.device.properties
         if not properties.virtual_memory_management_supported:
-            raise RuntimeError(f"VirtualMemoryResource requires CUDA VMM API support, which device "
-                               f"{self.device.device_id} lacks: use DeviceMemoryResource")
+            raise RuntimeError(
+                f"VirtualMemoryResource requires CUDA VMM API support, which device "
+                f"{self.device.device_id} lacks: use DeviceMemoryResource"
+            )
         if self.config.gpu_direct_rdma and not properties.gpu_direct_rdma_supported:
-            raise RuntimeError("GPU Direct RDMA is not supported on this device: set "
-                               "VirtualMemoryResourceOptions(gpu_direct_rdma=False)")
+            raise RuntimeError(
+                "GPU Direct RDMA is not supported on this device: set "
+                "VirtualMemoryResourceOptions(gpu_direct_rdma=False)"
+            )
 
     # ---- the MemoryResource interface ----
 
@@ -219,6 +243,7 @@ class VirtualMemoryResource(MemoryResource):
         aligned = _align_up(size, granularity)
         align = self.config.addr_align or granularity
         from cuda.core._utils.cuda_utils import Transaction
+
         with Transaction() as undo:
             ptr = int(_check(driver.cuMemAddressReserve(aligned, align, self.config.addr_hint or 0, 0)))
             undo.append(self._free_reservation, ptr, aligned)
@@ -259,13 +284,13 @@ class VirtualMemoryResource(MemoryResource):
         return -1 if self.device is None else self.device.device_id
 
     def __repr__(self) -> str:
-        return (f"<VirtualMemoryResource device_id={self.device_id} "
-                f"location_type={str(self.config.location_type)!r}>")
+        return f"<VirtualMemoryResource device_id={self.device_id} location_type={str(self.config.location_type)!r}>"
 
     # ---- growing ----
 
-    def modify_allocation(self, buf: Buffer, new_size: int,
-                          config: VirtualMemoryResourceOptions | None = None) -> Buffer:
+    def modify_allocation(
+        self, buf: Buffer, new_size: int, config: VirtualMemoryResourceOptions | None = None
+    ) -> Buffer:
         """Grow ``buf`` to ``new_size`` bytes and return it; ``config`` (optional) replaces this
         resource's options first. The new memory follows the options; a size not above the
         current one only re-applies the access policy. The pointer stays where the driver lets
@@ -281,8 +306,8 @@ class VirtualMemoryResource(MemoryResource):
             raise ValueError("modify_allocation grows device-located allocations only")
         if config is not None:
             from cuda.core._utils.cuda_utils import check_or_create_options
-            self.config = check_or_create_options(VirtualMemoryResourceOptions, config,
-                                                  "VirtualMemoryResource options")
+
+            self.config = check_or_create_options(VirtualMemoryResourceOptions, config, "VirtualMemoryResource options")
         driver = _driver()
         prop = self._allocation_prop()
         base = int(buf.handle)
@@ -304,11 +329,13 @@ class VirtualMemoryResource(MemoryResource):
             _check(driver.cuMemAddressFree(new_ptr, additional))
         return self._grow_allocation_slow_path(buf, new_size, prop, additional, total, align)
 
-    def _grow_allocation_fast_path(self, buf: Any, new_size: int, prop: Any, aligned_additional_size: int,
-                                   new_ptr: int) -> Any:
+    def _grow_allocation_fast_path(
+        self, buf: Any, new_size: int, prop: Any, aligned_additional_size: int, new_ptr: int
+    ) -> Any:
         """Back the range reserved at ``new_ptr``, right after ``buf``'s memory, with a new
         chunk; ``buf`` keeps its pointer and takes ``new_size``."""
         from cuda.core._utils.cuda_utils import Transaction
+
         with Transaction() as undo:
             undo.append(self._free_reservation, new_ptr, aligned_additional_size)
             self._map_new_chunk(undo, new_ptr, aligned_additional_size, prop)
@@ -317,11 +344,19 @@ class VirtualMemoryResource(MemoryResource):
         buf._size = new_size
         return buf
 
-    def _grow_allocation_slow_path(self, buf: Buffer, new_size: int, prop: Any, aligned_additional_size: int,
-                                   total_aligned_size: int, addr_align: int) -> Buffer:
+    def _grow_allocation_slow_path(
+        self,
+        buf: Buffer,
+        new_size: int,
+        prop: Any,
+        aligned_additional_size: int,
+        total_aligned_size: int,
+        addr_align: int,
+    ) -> Buffer:
         """Reserve a range of ``total_aligned_size``, map ``buf``'s chunks at its start and a
         new chunk after them, then free the old range; ``buf`` takes the new pointer."""
         from cuda.core._utils.cuda_utils import Transaction
+
         driver = _driver()
         old_base = int(buf.handle)
         old_size = total_aligned_size - aligned_additional_size
@@ -410,6 +445,7 @@ class VirtualMemoryResource(MemoryResource):
     @staticmethod
     def _current_device_id() -> int:
         from cuda.core._device import Device
+
         return Device().device_id
 
     @staticmethod
@@ -418,6 +454,7 @@ class VirtualMemoryResource(MemoryResource):
         if stream is None:
             return None
         from cuda.core._stream import Stream_accept
+
         return Stream_accept(stream, allow_stream_protocol=True)
 
     @staticmethod

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Private to cuda.core (no API): observe whether a Buffer's memory is still allocated,
 without owning the Buffer or its memory.
 

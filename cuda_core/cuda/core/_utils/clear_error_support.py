@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Small checks that turn a wrong argument or an impossible state into a clear exception."""
 
 from __future__ import annotations

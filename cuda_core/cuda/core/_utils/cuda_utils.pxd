@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # The one error-checking helper of cuda.core: every driver call goes through it.
 # cimport the module form: `from cuda.bindings cimport cydriver` hides cydriver.pxd
 # from Cython's depfile (see BUILD-FACTS), and a changed pxd would rebuild nothing.

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Error checking and small shared helpers of cuda.core.
 
 Every CUresult of the package goes through ``HANDLE_RETURN`` (C level, usable without the

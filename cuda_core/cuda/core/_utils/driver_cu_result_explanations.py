@@ -1,7 +1,8 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """DRIVER_CU_RESULT_EXPLANATIONS: CUresult code -> a readable explanation, for CUDAError messages."""
 
 from cuda.bindings import driver
-
 from cuda.core._utils.enum_explanations_helpers import get_best_available_explanations
 
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Readable explanations of CUDA error codes, taken from the enum members of cuda-bindings.
 
 cuda-bindings documents each CUresult / cudaError_t member in its ``__doc__``, in the reST

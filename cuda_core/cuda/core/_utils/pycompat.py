@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """What differs between the Python versions cuda.core supports: StrEnum (3.11+), with a
 stand-in for 3.10. A leaf module, so that any cuda.core module can import it."""
 

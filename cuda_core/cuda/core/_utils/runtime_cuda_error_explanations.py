@@ -1,7 +1,8 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """RUNTIME_CUDA_ERROR_EXPLANATIONS: cudaError_t code -> a readable explanation, for CUDAError messages."""
 
 from cuda.bindings import runtime
-
 from cuda.core._utils.enum_explanations_helpers import get_best_available_explanations
 
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Versions of what cuda.core runs against: the cuda-bindings package and the CUDA driver."""
 
 import functools

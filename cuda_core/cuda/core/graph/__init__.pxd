@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # cuda.core.graph's classes for cimport: ``from cuda.core.graph cimport GraphDefinition, KernelNode``.
 from cuda.core.graph._graph_builder cimport Graph
 from cuda.core.graph._graph_definition cimport GraphCondition, GraphDefinition

@@ -1,15 +1,17 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """A node's predecessors or successors as a mutable set that changes the graph's edges."""
-
-from typing_extensions import disjoint_base
 
 from collections.abc import Iterator, MutableSet, Set
 from typing import Any
 
 from cuda.core.graph._graph_node import GraphNode
+from typing_extensions import disjoint_base
 
 class AdjacencySetProxy(MutableSet[GraphNode]):
     """A node's predecessors or successors; changing the set changes the edges."""
-    __slots__ = ('_core',)
+
+    __slots__ = ("_core",)
 
     def __init__(self, node: GraphNode, is_fwd: bool) -> None: ...
     @classmethod

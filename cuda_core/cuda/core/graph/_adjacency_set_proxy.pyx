@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """AdjacencySetProxy: a node's predecessors or successors as a mutable set whose changes
 add and remove the graph's edges."""
 

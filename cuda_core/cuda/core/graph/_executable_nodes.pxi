@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # The executable-node views of cuda.core.graph._subclasses (graph[node]): each pairs an
 # executable Graph with a node of the definition it was instantiated from, and its update()
 # changes the node for future launches (the driver checks that the node belongs to the graph).

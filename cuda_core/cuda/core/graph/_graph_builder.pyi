@@ -1,19 +1,21 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # Type stub of cuda.core.graph._graph_builder (compiled): stream capture and executable graphs.
 
 from dataclasses import dataclass
 from typing import Any
 
-from typing_extensions import disjoint_base
-
 import cuda.bindings.driver
 from cuda.core._stream import Stream
 from cuda.core.graph._graph_definition import GraphCondition, GraphDefinition
+from typing_extensions import disjoint_base
 
-__all__ = ['Graph', 'GraphBuilder', 'GraphCompleteOptions', 'GraphDebugPrintOptions']
+__all__ = ["Graph", "GraphBuilder", "GraphCompleteOptions", "GraphDebugPrintOptions"]
 
 @dataclass
 class GraphDebugPrintOptions:
     """What debug_dot_print() writes besides the topology (``verbose``: everything)."""
+
     verbose: bool = False
     runtime_types: bool = False
     kernel_node_params: bool = False
@@ -35,6 +37,7 @@ class GraphDebugPrintOptions:
 @dataclass
 class GraphCompleteOptions:
     """How complete() / instantiate() make the executable graph."""
+
     auto_free_on_launch: bool = False
     upload_stream: Stream | None = None
     device_launch: bool = False
@@ -89,6 +92,7 @@ class Graph:
     def upload(self, stream: Stream | GraphBuilder) -> None: ...
     def launch(self, stream: Stream | GraphBuilder) -> None: ...
 
-def _instantiate_graph(source: GraphBuilder | GraphDefinition,
-                       options: GraphCompleteOptions | None = None) -> Graph: ...
+def _instantiate_graph(
+    source: GraphBuilder | GraphDefinition, options: GraphCompleteOptions | None = None
+) -> Graph: ...
 def _capture_callback_with_tail_failure_for_testing(gb: GraphBuilder, fn: Any, *, user_data: Any = None) -> None: ...

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.graph GraphBuilder and Graph: CUDA graphs built by stream capture, and
 executable graphs.
 

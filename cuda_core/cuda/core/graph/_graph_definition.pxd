@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # The explicit graph definition and its conditions: the interface the builder, the nodes and
 # Graph share (contract between cuda.core.graph's modules).
 cimport cuda.bindings.cydriver as cydriver
@@ -12,8 +14,9 @@ cdef class GraphCondition:
 cdef class GraphDefinition:
     cdef cydriver.CUgraph _graph       # NULL once destroyed
     cdef object _owner                 # None: this object destroys the graph; else its owner, kept alive
-    cdef bint _owns_graph              # _owner is None, as a C fact: a cycle collection clears _owner before
-                                       # __dealloc__, and a view must never destroy the graph it borrows
+    # _owner is None, as a C fact: a cycle collection clears _owner before __dealloc__, and a
+    # view must never destroy the graph it borrows.
+    cdef bint _owns_graph
     cdef list _keepalive               # what the nodes need alive: kernels, callbacks, events, buffers, children
     cdef object __weakref__
 

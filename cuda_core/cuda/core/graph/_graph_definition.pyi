@@ -1,6 +1,6 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """GraphDefinition: a CUDA graph built node by node; GraphCondition steers its conditionals."""
-
-from typing_extensions import disjoint_base
 
 from cuda.core._device import Device
 from cuda.core._event import Event
@@ -27,8 +27,9 @@ from cuda.core.graph._subclasses import (
     WhileNode,
 )
 from cuda.core.typing import GraphMemoryType
+from typing_extensions import disjoint_base
 
-__all__ = ['GraphCondition', 'GraphDefinition']
+__all__ = ["GraphCondition", "GraphDefinition"]
 
 @disjoint_base
 class GraphCondition:
@@ -56,14 +57,20 @@ class GraphDefinition:
     @property
     def _entry(self) -> GraphNode:
         """The virtual entry node (no dependencies)."""
-    def allocate(self, size: int, *, device: Device | int | None = None,
-                 memory_type: GraphMemoryType = GraphMemoryType.DEVICE,
-                 peer_access: list[Device | int] | None = None) -> AllocNode:
+    def allocate(
+        self,
+        size: int,
+        *,
+        device: Device | int | None = None,
+        memory_type: GraphMemoryType = GraphMemoryType.DEVICE,
+        peer_access: list[Device | int] | None = None,
+    ) -> AllocNode:
         """Add an entry-point memory allocation node."""
     def deallocate(self, dptr: int) -> FreeNode:
         """Add an entry-point memory free node."""
-    def memset(self, dst: Buffer | int, value, width: int, height: int = 1, pitch: int = 0, *,
-               dst_owner=None) -> MemsetNode:
+    def memset(
+        self, dst: Buffer | int, value, width: int, height: int = 1, pitch: int = 0, *, dst_owner=None
+    ) -> MemsetNode:
         """Add an entry-point memset node."""
     def launch(self, config: LaunchConfig, kernel: Kernel, *args) -> KernelNode:
         """Add an entry-point kernel launch node."""
@@ -71,8 +78,7 @@ class GraphDefinition:
         """Add an entry-point empty node."""
     def join(self, *nodes: GraphNode) -> EmptyNode:
         """Add an empty node that depends on all ``nodes``."""
-    def memcpy(self, dst: Buffer | int, src: Buffer | int, size: int, *, dst_owner=None,
-               src_owner=None) -> MemcpyNode:
+    def memcpy(self, dst: Buffer | int, src: Buffer | int, size: int, *, dst_owner=None, src_owner=None) -> MemcpyNode:
         """Add an entry-point memcpy node."""
     def embed(self, child: GraphDefinition) -> ChildGraphNode:
         """Add an entry-point child graph node (a clone of ``child``)."""

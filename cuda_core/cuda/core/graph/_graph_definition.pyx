@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """GraphDefinition: a CUDA graph built node by node, and GraphCondition, the handle that
 device code sets to steer a graph's conditional nodes.
 

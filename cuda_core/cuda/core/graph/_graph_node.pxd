@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # A node of a graph definition (shared by cuda.core.graph's modules).
 cimport cuda.bindings.cydriver as cydriver
 from cuda.core.graph._graph_definition cimport GraphDefinition

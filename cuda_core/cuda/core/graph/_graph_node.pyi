@@ -1,6 +1,6 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """GraphNode: a node of a graph definition, its edges, and the methods that add nodes after it."""
-
-from typing_extensions import disjoint_base
 
 import weakref
 from collections.abc import Iterable
@@ -29,8 +29,9 @@ from cuda.core.graph._subclasses import (
     WhileNode,
 )
 from cuda.core.typing import GraphMemoryType
+from typing_extensions import disjoint_base
 
-__all__ = ['GraphNode']
+__all__ = ["GraphNode"]
 _node_registry: weakref.WeakValueDictionary[int, GraphNode]
 
 @disjoint_base
@@ -67,17 +68,22 @@ class GraphNode:
         """Add a kernel launch node depending on this node."""
     def join(self, *nodes: GraphNode) -> EmptyNode:
         """Add an empty node depending on this node and on ``nodes``."""
-    def allocate(self, size: int, *, device: Device | int | None = None,
-                 memory_type: GraphMemoryType = GraphMemoryType.DEVICE,
-                 peer_access: list[Device | int] | None = None) -> AllocNode:
+    def allocate(
+        self,
+        size: int,
+        *,
+        device: Device | int | None = None,
+        memory_type: GraphMemoryType = GraphMemoryType.DEVICE,
+        peer_access: list[Device | int] | None = None,
+    ) -> AllocNode:
         """Add a memory allocation node depending on this node."""
     def deallocate(self, dptr: int) -> FreeNode:
         """Add a memory free node depending on this node."""
-    def memset(self, dst: Buffer | int, value, width: int, height: int = 1, pitch: int = 0, *,
-               dst_owner=None) -> MemsetNode:
+    def memset(
+        self, dst: Buffer | int, value, width: int, height: int = 1, pitch: int = 0, *, dst_owner=None
+    ) -> MemsetNode:
         """Add a memset node depending on this node."""
-    def memcpy(self, dst: Buffer | int, src: Buffer | int, size: int, *, dst_owner=None,
-               src_owner=None) -> MemcpyNode:
+    def memcpy(self, dst: Buffer | int, src: Buffer | int, size: int, *, dst_owner=None, src_owner=None) -> MemcpyNode:
         """Add a memcpy node depending on this node."""
     def embed(self, child: GraphDefinition) -> ChildGraphNode:
         """Add a child graph node (a clone of ``child``) depending on this node."""

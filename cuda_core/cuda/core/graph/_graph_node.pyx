@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """GraphNode: a node of a graph definition, its edges, and the methods that add nodes after it.
 
 Each driver node has at most one Python object, found through ``_node_registry`` (address ->

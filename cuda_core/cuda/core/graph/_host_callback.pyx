@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Host callbacks for graphs: a Python callable (called through a trampoline that takes the
 GIL) or a ctypes function pointer declared as the driver's CUhostFn, ``void (*)(void*)``."""
 

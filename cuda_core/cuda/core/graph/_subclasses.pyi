@@ -1,6 +1,6 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The node kinds of a graph definition and the executable-node views of a Graph."""
-
-from typing_extensions import disjoint_base
 
 from cuda.core._event import Event
 from cuda.core._launch_config import LaunchConfig
@@ -9,12 +9,33 @@ from cuda.core._module import Kernel
 from cuda.core.graph._graph_definition import GraphCondition, GraphDefinition
 from cuda.core.graph._graph_node import GraphNode
 from cuda.core.typing import GraphConditionalType
+from typing_extensions import disjoint_base
 
-__all__ = ['AllocNode', 'ChildGraphNode', 'ConditionalNode', 'EmptyNode', 'EventRecordNode', 'EventWaitNode',
-           'ExecutableChildGraphNode', 'ExecutableEventRecordNode', 'ExecutableEventWaitNode', 'ExecutableGraphNode',
-           'ExecutableHostCallbackNode', 'ExecutableKernelNode', 'ExecutableMemcpyNode', 'ExecutableMemsetNode',
-           'FreeNode', 'HostCallbackNode', 'IfElseNode', 'IfNode', 'KernelNode', 'MemcpyNode', 'MemsetNode',
-           'SwitchNode', 'WhileNode']
+__all__ = [
+    "AllocNode",
+    "ChildGraphNode",
+    "ConditionalNode",
+    "EmptyNode",
+    "EventRecordNode",
+    "EventWaitNode",
+    "ExecutableChildGraphNode",
+    "ExecutableEventRecordNode",
+    "ExecutableEventWaitNode",
+    "ExecutableGraphNode",
+    "ExecutableHostCallbackNode",
+    "ExecutableKernelNode",
+    "ExecutableMemcpyNode",
+    "ExecutableMemsetNode",
+    "FreeNode",
+    "HostCallbackNode",
+    "IfElseNode",
+    "IfNode",
+    "KernelNode",
+    "MemcpyNode",
+    "MemsetNode",
+    "SwitchNode",
+    "WhileNode",
+]
 
 class EmptyNode(GraphNode):
     """An empty (ordering) node."""
@@ -74,8 +95,16 @@ class FreeNode(GraphNode):
 class MemsetNode(GraphNode):
     """A memset node."""
     def __repr__(self) -> str: ...
-    def update(self, *, dst: Buffer | int | None = None, value=None, width: int | None = None,
-               height: int | None = None, pitch: int | None = None, dst_owner=None) -> None:
+    def update(
+        self,
+        *,
+        dst: Buffer | int | None = None,
+        value=None,
+        width: int | None = None,
+        height: int | None = None,
+        pitch: int | None = None,
+        dst_owner=None,
+    ) -> None:
         """Replace some of the memset's parameters."""
     @property
     def dptr(self) -> int:
@@ -100,8 +129,15 @@ class MemsetNode(GraphNode):
 class MemcpyNode(GraphNode):
     """A memcpy node."""
     def __repr__(self) -> str: ...
-    def update(self, *, dst: Buffer | int | None = None, src: Buffer | int | None = None,
-               size: int | None = None, dst_owner=None, src_owner=None) -> None:
+    def update(
+        self,
+        *,
+        dst: Buffer | int | None = None,
+        src: Buffer | int | None = None,
+        size: int | None = None,
+        dst_owner=None,
+        src_owner=None,
+    ) -> None:
         """Replace some of the copy's parameters."""
     @property
     def dst(self) -> int:

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.system: what the CUDA driver and NVML (the NVIDIA Management Library) report
 about this machine.
 
@@ -13,7 +15,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from cuda.core.system import typing
+from cuda.core.system import typing  # noqa: F401  (cuda.core.system.typing, as NVIDIA has it)
 from cuda.core.system._nvml_support import EXCEPTION_NAMES as _EXCEPTION_NAMES
 from cuda.core.system._nvml_support import NVML_IS_COMPATIBLE as _NVML_IS_COMPATIBLE
 from cuda.core.system._nvml_support import require_nvml as _require_nvml
@@ -28,8 +30,11 @@ if TYPE_CHECKING:
 _DEVICE_NAMES = ("Device", "get_p2p_status", "get_topology_common_ancestor", "NvlinkInfo")
 _EVENT_NAMES = ("register_events",)
 # Each NVML name -> the submodule that defines it, imported on first use.
-_NVML_NAMES = {**dict.fromkeys(_DEVICE_NAMES, "_device"), **dict.fromkeys(_EVENT_NAMES, "_system_events"),
-               **dict.fromkeys(_EXCEPTION_NAMES, "exceptions")}
+_NVML_NAMES = {
+    **dict.fromkeys(_DEVICE_NAMES, "_device"),
+    **dict.fromkeys(_EVENT_NAMES, "_system_events"),
+    **dict.fromkeys(_EXCEPTION_NAMES, "exceptions"),
+}
 
 __all__ = list(_system_all)
 if _NVML_IS_COMPATIBLE:

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.system.Device's clocks and performance states: each clock domain's speeds and
 offsets (ClockInfo, ClockOffsets), and the driver's utilization samples that steer P-state
 changes (GpuDynamicPstatesInfo). Part of cuda.core.system._device, where users import them
@@ -17,19 +19,22 @@ from cuda.core.system.typing import ClockId, ClocksEventReasons, ClockType  # no
 
 _CLOCK_TYPE_MAPPING = by_name(ClockType, nvml.ClockType, {"MEMORY": "MEM"})
 _CLOCK_ID_MAPPING = by_name(ClockId, nvml.ClockId)
-_CLOCKS_EVENT_REASONS_MAPPING = {member: getattr(nvml.ClocksEventReasons, prefix + member.name, default)
-                        for member, prefix, default in (
-                            (ClocksEventReasons.GPU_IDLE, "EVENT_REASON_", None),
-                            (ClocksEventReasons.APPLICATIONS_CLOCKS_SETTING, "EVENT_REASON_", None),
-                            (ClocksEventReasons.SW_POWER_CAP, "EVENT_REASON_", None),
-                            (ClocksEventReasons.HW_SLOWDOWN, "THROTTLE_REASON_", None),
-                            (ClocksEventReasons.SYNC_BOOST, "EVENT_REASON_", None),
-                            (ClocksEventReasons.SW_THERMAL_SLOWDOWN, "EVENT_REASON_", None),
-                            (ClocksEventReasons.HW_THERMAL_SLOWDOWN, "THROTTLE_REASON_", None),
-                            (ClocksEventReasons.HW_POWER_BRAKE_SLOWDOWN, "THROTTLE_REASON_", None),
-                            (ClocksEventReasons.DISPLAY_CLOCK_SETTING, "EVENT_REASON_", None),
-                            (ClocksEventReasons.BOARD_LIMIT, "EVENT_REASON_", 0x200),
-                            (ClocksEventReasons.RELIABILITY, "EVENT_REASON_", 0x400))}
+_CLOCKS_EVENT_REASONS_MAPPING = {
+    member: getattr(nvml.ClocksEventReasons, prefix + member.name, default)
+    for member, prefix, default in (
+        (ClocksEventReasons.GPU_IDLE, "EVENT_REASON_", None),
+        (ClocksEventReasons.APPLICATIONS_CLOCKS_SETTING, "EVENT_REASON_", None),
+        (ClocksEventReasons.SW_POWER_CAP, "EVENT_REASON_", None),
+        (ClocksEventReasons.HW_SLOWDOWN, "THROTTLE_REASON_", None),
+        (ClocksEventReasons.SYNC_BOOST, "EVENT_REASON_", None),
+        (ClocksEventReasons.SW_THERMAL_SLOWDOWN, "EVENT_REASON_", None),
+        (ClocksEventReasons.HW_THERMAL_SLOWDOWN, "THROTTLE_REASON_", None),
+        (ClocksEventReasons.HW_POWER_BRAKE_SLOWDOWN, "THROTTLE_REASON_", None),
+        (ClocksEventReasons.DISPLAY_CLOCK_SETTING, "EVENT_REASON_", None),
+        (ClocksEventReasons.BOARD_LIMIT, "EVENT_REASON_", 0x200),
+        (ClocksEventReasons.RELIABILITY, "EVENT_REASON_", 0x400),
+    )
+}
 PSTATE_UNKNOWN = int(nvml.Pstates.PSTATE_UNKNOWN)
 
 

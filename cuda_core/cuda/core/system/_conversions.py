@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Between NVML's values and cuda.core.system's: our string enumerations (cuda.core.system.typing)
 and NVML's integer ones (the tables the topic modules of cuda.core.system._device build from
 both, and the checks of what a caller passed, made before any NVML call), and NVML's device

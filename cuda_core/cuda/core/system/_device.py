@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.system.Device: what NVML (the NVIDIA Management Library) reports about a GPU.
 
 Pure Python over cuda.bindings.nvml. Each query is one NVML call, made when the property is
@@ -59,10 +61,33 @@ __all__ = ["Device", "get_p2p_status", "get_topology_common_ancestor", "NvlinkIn
 
 # The classes of the topic modules are this module's, as in NVIDIA's cuda.core: they say so
 # (repr, pickle, documentation), and are importable from here.
-for _cls in (BAR1MemoryInfo, ClockInfo, ClockOffsets, CoolerInfo, DeviceAttributes, DeviceEvents, EventData, FanInfo,
-             FieldValue, FieldValues, GpuDynamicPstatesInfo, GpuDynamicPstatesUtilization, InforomInfo, MemoryInfo,
-             MigInfo, NvlinkInfo, PciInfo, ProcessInfo, RepairStatus, Temperature, ThermalSensor, ThermalSettings,
-             Utilization, _NvlinkInfo, _NvlinkInfoMeta):
+for _cls in (
+    BAR1MemoryInfo,
+    ClockInfo,
+    ClockOffsets,
+    CoolerInfo,
+    DeviceAttributes,
+    DeviceEvents,
+    EventData,
+    FanInfo,
+    FieldValue,
+    FieldValues,
+    GpuDynamicPstatesInfo,
+    GpuDynamicPstatesUtilization,
+    InforomInfo,
+    MemoryInfo,
+    MigInfo,
+    NvlinkInfo,
+    PciInfo,
+    ProcessInfo,
+    RepairStatus,
+    Temperature,
+    ThermalSensor,
+    ThermalSettings,
+    Utilization,
+    _NvlinkInfo,
+    _NvlinkInfoMeta,
+):
     _cls.__module__ = __name__
 del _cls
 
@@ -77,13 +102,31 @@ _GPU_P2P_STATUS_MAPPING = by_name(GpuP2PStatus, nvml.GpuP2PStatus)
 _P2P_STATUSES = inverse(_GPU_P2P_STATUS_MAPPING)
 _GPU_TOPOLOGY_LEVEL_MAPPING = by_name(GpuTopologyLevel, nvml.GpuTopologyLevel)
 _TOPOLOGY_LEVELS = inverse(_GPU_TOPOLOGY_LEVEL_MAPPING)
-_BRANDS = {"UNKNOWN": "Unknown", "QUADRO": "Quadro", "TESLA": "Tesla", "NVS": "NVS", "GRID": "GRID",
-           "GEFORCE": "GeForce", "TITAN": "Titan", "NVIDIA_VAPPS": "NVIDIA vApps", "NVIDIA_VPC": "NVIDIA VPC",
-           "NVIDIA_VCS": "NVIDIA VCS", "NVIDIA_VWS": "NVIDIA VWS", "NVIDIA_CLOUD_GAMING": "NVIDIA Cloud Gaming",
-           "NVIDIA_VGAMING": "NVIDIA vGaming", "QUADRO_RTX": "Quadro RTX", "NVIDIA_RTX": "NVIDIA RTX",
-           "NVIDIA": "NVIDIA", "GEFORCE_RTX": "GeForce RTX", "TITAN_RTX": "Titan RTX"}
-_BRAND_TYPE_MAPPING = {nvml_member(nvml.BrandType, name): text for name, text in _BRANDS.items()
-                       if nvml_member(nvml.BrandType, name, None) is not None}
+_BRANDS = {
+    "UNKNOWN": "Unknown",
+    "QUADRO": "Quadro",
+    "TESLA": "Tesla",
+    "NVS": "NVS",
+    "GRID": "GRID",
+    "GEFORCE": "GeForce",
+    "TITAN": "Titan",
+    "NVIDIA_VAPPS": "NVIDIA vApps",
+    "NVIDIA_VPC": "NVIDIA VPC",
+    "NVIDIA_VCS": "NVIDIA VCS",
+    "NVIDIA_VWS": "NVIDIA VWS",
+    "NVIDIA_CLOUD_GAMING": "NVIDIA Cloud Gaming",
+    "NVIDIA_VGAMING": "NVIDIA vGaming",
+    "QUADRO_RTX": "Quadro RTX",
+    "NVIDIA_RTX": "NVIDIA RTX",
+    "NVIDIA": "NVIDIA",
+    "GEFORCE_RTX": "GeForce RTX",
+    "TITAN_RTX": "Titan RTX",
+}
+_BRAND_TYPE_MAPPING = {
+    nvml_member(nvml.BrandType, name): text
+    for name, text in _BRANDS.items()
+    if nvml_member(nvml.BrandType, name, None) is not None
+}
 _BRAND_NAMES = {int(member): text for member, text in _BRAND_TYPE_MAPPING.items()}
 _WORD_BITS = 64  # NVML's CPU and node sets are arrays of 64-bit unsigned longs on 64-bit Linux
 
@@ -108,6 +151,7 @@ def _set_words(count: int) -> int:
 
 # --- Device ------------------------------------------------------------------------------------
 
+
 def _handle_from_uuid(uuid: bytes | str) -> int:
     """The NVML handle of the device with ``uuid``, with or without NVML's GPU-/MIG- prefix."""
     text = uuid.decode() if isinstance(uuid, bytes) else str(uuid)
@@ -126,13 +170,17 @@ class Device:
 
     _handle: int
 
-    def __init__(self, *, index: int | None = None, uuid: bytes | str | None = None,
-                 pci_bus_id: bytes | str | None = None) -> None:
-        given = [name for name, value in (("index", index), ("uuid", uuid), ("pci_bus_id", pci_bus_id))
-                 if value is not None]
+    def __init__(
+        self, *, index: int | None = None, uuid: bytes | str | None = None, pci_bus_id: bytes | str | None = None
+    ) -> None:
+        given = [
+            name for name, value in (("index", index), ("uuid", uuid), ("pci_bus_id", pci_bus_id)) if value is not None
+        ]
         if len(given) != 1:
-            raise ValueError("cuda.core.system.Device takes exactly one of index=, uuid= or pci_bus_id=; "
-                             f"got {', '.join(given) if given else 'none'}")
+            raise ValueError(
+                "cuda.core.system.Device takes exactly one of index=, uuid= or pci_bus_id=; "
+                f"got {', '.join(given) if given else 'none'}"
+            )
         _nvml_context.initialize()
         if index is not None:
             self._handle = nvml.device_get_handle_by_index_v2(index)
@@ -249,8 +297,10 @@ class Device:
         for device in CudaDevice.get_all_devices():
             if device.uuid == uuid:
                 return device
-        raise RuntimeError(f"no CUDA device has the UUID {uuid} of NVML device {self.index}: CUDA does not "
-                           "expose this device (e.g. a GPU in MIG mode, or one hidden by CUDA_VISIBLE_DEVICES)")
+        raise RuntimeError(
+            f"no CUDA device has the UUID {uuid} of NVML device {self.index}: CUDA does not "
+            "expose this device (e.g. a GPU in MIG mode, or one hidden by CUDA_VISIBLE_DEVICES)"
+        )
 
     @classmethod
     def get_device_count(cls) -> int:
@@ -438,8 +488,7 @@ class Device:
     @property
     def supported_pstates(self) -> list[int]:
         """The performance states the device supports, 0 (fastest) to 15."""
-        return [int(p) for p in nvml.device_get_supported_performance_states(self._handle)
-                if int(p) != PSTATE_UNKNOWN]
+        return [int(p) for p in nvml.device_get_supported_performance_states(self._handle) if int(p) != PSTATE_UNKNOWN]
 
     @property
     def compute_running_processes(self) -> list[ProcessInfo]:
@@ -471,14 +520,14 @@ def _check_device(device: Any, what: str) -> int:
 
 def get_topology_common_ancestor(device1: Device, device2: Device) -> GpuTopologyLevel:
     """The closest topology level that connects ``device1`` and ``device2`` (Linux)."""
-    level = int(nvml.device_get_topology_common_ancestor(_check_device(device1, "device1"),
-                                                         _check_device(device2, "device2")))
+    level = int(
+        nvml.device_get_topology_common_ancestor(_check_device(device1, "device1"), _check_device(device2, "device2"))
+    )
     return _TOPOLOGY_LEVELS[level]
 
 
 def get_p2p_status(device1: Device, device2: Device, index: GpuP2PCapsIndex | str) -> GpuP2PStatus:
     """Whether peer-to-peer capability ``index`` works between ``device1`` and ``device2``."""
     caps = to_nvml(_GPU_P2P_CAPS_INDEX_MAPPING, GpuP2PCapsIndex, index, "index")
-    status = int(nvml.device_get_p2p_status(_check_device(device1, "device1"), _check_device(device2, "device2"),
-                                            caps))
+    status = int(nvml.device_get_p2p_status(_check_device(device1, "device1"), _check_device(device2, "device2"), caps))
     return _P2P_STATUSES.get(status, GpuP2PStatus.UNKNOWN)

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """What a cuda.core.system.Device is made of and what runs on it: engine and slice counts
 (DeviceAttributes), Multi-Instance GPU partitioning (MigInfo), the processes using it
 (ProcessInfo), how busy it is (Utilization) and pending repairs (RepairStatus). Part of
@@ -142,8 +144,11 @@ class ProcessInfo:
 
     def _mig_only(self, what: str) -> int:
         if not self._device.mig.is_mig_device:
-            raise _nvml_context._error(nvml.NotSupportedError, int(nvml.Return.ERROR_NOT_SUPPORTED),
-                                       f"{what} is defined for processes on MIG devices only")
+            raise _nvml_context._error(
+                nvml.NotSupportedError,
+                int(nvml.Return.ERROR_NOT_SUPPORTED),
+                f"{what} is defined for processes on MIG devices only",
+            )
         return int(getattr(self._info, what))
 
     @property

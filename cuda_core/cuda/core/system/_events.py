@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.system.Device's events: the event types registered on a device (DeviceEvents)
 and what one wait() received (EventData); and the masks of event types that system events
 (cuda.core.system._system_events) make too. Part of cuda.core.system._device, where users
@@ -28,8 +30,9 @@ def _event_list(events: Any, enum_type: type[enum.Enum], what: str) -> list:
     if isinstance(events, str):
         events = [events]
     if not isinstance(events, (list, tuple)):
-        raise TypeError(f"{what} must be a {enum_type.__name__}, a string, or a list of them; "
-                        f"got {type(events).__name__}")
+        raise TypeError(
+            f"{what} must be a {enum_type.__name__}, a string, or a list of them; got {type(events).__name__}"
+        )
     return [as_member(enum_type, event, what) for event in events]
 
 

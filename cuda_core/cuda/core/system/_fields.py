@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.system.Device's field values: several NVML fields read at once (FieldValues) and
 each value with its own status (FieldValue). Part of cuda.core.system._device, where users
 import them (and whose __module__ they carry, as in NVIDIA's cuda.core)."""
@@ -14,9 +16,15 @@ nvml = require_nvml("cuda.core.system.Device")
 
 from cuda.core.system.typing import FieldId  # noqa: E402
 
-_VALUE_MEMBERS = {"DOUBLE": "d_val", "UNSIGNED_INT": "ui_val", "UNSIGNED_LONG": "ul_val",
-                  "UNSIGNED_LONG_LONG": "ull_val", "SIGNED_LONG_LONG": "sll_val", "SIGNED_INT": "si_val",
-                  "UNSIGNED_SHORT": "us_val"}
+_VALUE_MEMBERS = {
+    "DOUBLE": "d_val",
+    "UNSIGNED_INT": "ui_val",
+    "UNSIGNED_LONG": "ul_val",
+    "UNSIGNED_LONG_LONG": "ull_val",
+    "SIGNED_LONG_LONG": "sll_val",
+    "SIGNED_INT": "si_val",
+    "UNSIGNED_SHORT": "us_val",
+}
 _VALUE_FIELDS = {int(nvml_member(nvml.ValueType, name)): field for name, field in _VALUE_MEMBERS.items()}
 
 
@@ -62,8 +70,10 @@ class FieldValue:
         nvml.check_status(int(self._value.nvml_return))
         field = _VALUE_FIELDS.get(int(self._value.value_type))
         if field is None:
-            raise ValueError(f"field {int(self._value.field_id)} has a value type NVML bindings do not know: "
-                             f"{int(self._value.value_type)}")
+            raise ValueError(
+                f"field {int(self._value.field_id)} has a value type NVML bindings do not know: "
+                f"{int(self._value.value_type)}"
+            )
         return _scalar(self._value.value[field])
 
 

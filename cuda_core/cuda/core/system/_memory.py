@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.system.Device's memory: device and BAR1 memory (MemoryInfo, BAR1MemoryInfo) and
 the InfoROM, the board's non-volatile memory (InforomInfo). Part of cuda.core.system._device,
 where users import them (and whose __module__ they carry, as in NVIDIA's cuda.core)."""
@@ -28,8 +30,9 @@ class InforomInfo:
 
     def get_version(self, inforom: InforomObject | str) -> str:
         """The version of InfoROM object ``inforom``."""
-        return nvml.device_get_inforom_version(self._handle, to_nvml(_INFOROM_OBJECT_MAPPING, InforomObject, inforom,
-                                                                      "inforom"))
+        return nvml.device_get_inforom_version(
+            self._handle, to_nvml(_INFOROM_OBJECT_MAPPING, InforomObject, inforom, "inforom")
+        )
 
     @property
     def image_version(self) -> str:

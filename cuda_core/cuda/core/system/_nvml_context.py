@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """NVML's per-process initialisation: cuda.core.system initialises NVML once per process
 (nvmlInit_v2), on the first NVML query, and again in a forked child, whose NVML state is not
 its own. Without the NVML library (no NVIDIA driver) the state becomes
@@ -79,10 +81,16 @@ def validate() -> None:
     """
     state = _get_nvml_state()
     if state == DISABLED_LIBRARY_NOT_FOUND:
-        raise _error(_nvml.LibraryNotFoundError, 12, "the NVML library (libnvidia-ml) was not found: "
-                     "install the NVIDIA driver, or run where it is installed")
+        raise _error(
+            _nvml.LibraryNotFoundError,
+            12,
+            "the NVML library (libnvidia-ml) was not found: install the NVIDIA driver, or run where it is installed",
+        )
     if state != INITIALIZED:
-        raise _error(_nvml.UninitializedError, 1, "NVML is not initialized in this process: "
-                     "call cuda.core.system._nvml_context.initialize() first")
+        raise _error(
+            _nvml.UninitializedError,
+            1,
+            "NVML is not initialized in this process: call cuda.core.system._nvml_context.initialize() first",
+        )
     if _nvml.device_get_count_v2() == 0:
         raise _error(_nvml.GpuNotFoundError, 28, "NVML sees no GPU on this machine")

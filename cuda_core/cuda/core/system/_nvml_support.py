@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Whether the installed cuda-bindings has the NVML bindings cuda.core.system needs, decided
 without importing them (``import cuda.core`` stays free of NVML), the one error raised when
 it has not, and the names of NVML's exception classes that cuda.core.system re-exports,
@@ -17,13 +19,38 @@ __all__ = ["EXCEPTION_NAMES", "NVML_IS_COMPATIBLE", "NvmlUnavailableError", "req
 # cuda.bindings.nvml's exception classes, which cuda.core.system.exceptions (and cuda.core.system)
 # re-export under these names: written here once, where cuda.core.system can name them without NVML.
 EXCEPTION_NAMES = (
-    "AlreadyInitializedError", "ArgumentVersionMismatchError", "CorruptedInforomError", "DeprecatedError",
-    "DriverNotLoadedError", "FreqNotSupportedError", "FunctionNotFoundError", "GpuIsLostError", "GpuNotFoundError",
-    "InUseError", "InsufficientPowerError", "InsufficientResourcesError", "InsufficientSizeError",
-    "InvalidArgumentError", "InvalidStateError", "IrqIssueError", "LibRmVersionMismatchError",
-    "LibraryNotFoundError", "MemoryError", "NoDataError", "NoPermissionError", "NotFoundError", "NotReadyError",
-    "NotSupportedError", "NvmlError", "OperatingSystemError", "ResetRequiredError", "ResetTypeNotSupportedError",
-    "TimeoutError", "UninitializedError", "UnknownError", "VgpuEccNotSupportedError",
+    "AlreadyInitializedError",
+    "ArgumentVersionMismatchError",
+    "CorruptedInforomError",
+    "DeprecatedError",
+    "DriverNotLoadedError",
+    "FreqNotSupportedError",
+    "FunctionNotFoundError",
+    "GpuIsLostError",
+    "GpuNotFoundError",
+    "InUseError",
+    "InsufficientPowerError",
+    "InsufficientResourcesError",
+    "InsufficientSizeError",
+    "InvalidArgumentError",
+    "InvalidStateError",
+    "IrqIssueError",
+    "LibRmVersionMismatchError",
+    "LibraryNotFoundError",
+    "MemoryError",
+    "NoDataError",
+    "NoPermissionError",
+    "NotFoundError",
+    "NotReadyError",
+    "NotSupportedError",
+    "NvmlError",
+    "OperatingSystemError",
+    "ResetRequiredError",
+    "ResetTypeNotSupportedError",
+    "TimeoutError",
+    "UninitializedError",
+    "UnknownError",
+    "VgpuEccNotSupportedError",
 )
 
 # The first cuda-bindings of each major whose cuda.bindings.nvml has every call cuda.core.system makes.
@@ -68,11 +95,14 @@ _INSTALL = {12: '"cuda-bindings>=12.9.6,<13"', 13: '"cuda-bindings>=13.2"'}
 def _unavailable_message(what: str) -> str:
     installed = getattr(cuda.bindings, "__version__", "unknown")
     version = _bindings_version()
-    requirement = _INSTALL.get(version[0] if version else 0, '"cuda-bindings>=12.9.6,<13" (CUDA 12) or '
-                                                             '"cuda-bindings>=13.2" (CUDA 13)')
-    return (f"{what} requires NVML support: the NVML bindings of cuda-bindings (cuda.bindings.nvml, "
-            f"cuda-bindings 12.9.6+ for CUDA 12, 13.2.0+ for CUDA 13), which the installed cuda-bindings "
-            f"{installed} does not have; install them with: pip install -U {requirement}")
+    requirement = _INSTALL.get(
+        version[0] if version else 0, '"cuda-bindings>=12.9.6,<13" (CUDA 12) or "cuda-bindings>=13.2" (CUDA 13)'
+    )
+    return (
+        f"{what} requires NVML support: the NVML bindings of cuda-bindings (cuda.bindings.nvml, "
+        f"cuda-bindings 12.9.6+ for CUDA 12, 13.2.0+ for CUDA 13), which the installed cuda-bindings "
+        f"{installed} does not have; install them with: pip install -U {requirement}"
+    )
 
 
 def require_nvml(what: str) -> ModuleType:
@@ -103,5 +133,7 @@ def nvml_member(enum_type: Any, name: str, default: Any = _NO_DEFAULT) -> Any:
         return found
     if default is not _NO_DEFAULT:
         return default
-    raise AttributeError(f"the installed cuda-bindings' nvml.{enum_type.__name__} has no {name} (nor *_{name}): "
-                         f"install cuda-bindings 12.9.10+ or 13.2+")
+    raise AttributeError(
+        f"the installed cuda-bindings' nvml.{enum_type.__name__} has no {name} (nor *_{name}): "
+        f"install cuda-bindings 12.9.10+ or 13.2+"
+    )

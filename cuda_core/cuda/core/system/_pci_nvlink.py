@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.system.Device's links: its PCI attributes and PCIe link (PciInfo) and its
 NVLinks (NvlinkInfo). Part of cuda.core.system._device, where users import them (and whose
 __module__ they carry, as in NVIDIA's cuda.core)."""
@@ -17,9 +19,11 @@ from cuda.core.system._conversions import ENABLED  # noqa: E402
 if TYPE_CHECKING:
     from cuda.core.system._device import Device
 
-_NVLINK_VERSION_MAPPING = {nvml_member(nvml.NvlinkVersion, f"VERSION_{major}_{minor}"): (major, minor)
-                           for major, minor in ((1, 0), (2, 0), (2, 2), (3, 0), (3, 1), (4, 0), (5, 0), (6, 0))
-                           if nvml_member(nvml.NvlinkVersion, f"VERSION_{major}_{minor}", None) is not None}
+_NVLINK_VERSION_MAPPING = {
+    nvml_member(nvml.NvlinkVersion, f"VERSION_{major}_{minor}"): (major, minor)
+    for major, minor in ((1, 0), (2, 0), (2, 2), (3, 0), (3, 1), (4, 0), (5, 0), (6, 0))
+    if nvml_member(nvml.NvlinkVersion, f"VERSION_{major}_{minor}", None) is not None
+}
 _NVLINK_VERSIONS = {int(member): version for member, version in _NVLINK_VERSION_MAPPING.items()}
 
 
@@ -27,8 +31,11 @@ class _NvlinkInfoMeta(type):
     @property
     def max_links(cls) -> int:
         """NVML's static maximum number of NVLinks (deprecated: use Device.get_nvlink_count())."""
-        warnings.warn("NvlinkInfo.max_links is deprecated: use Device.get_nvlink_count(), the device's own count",
-                      DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            "NvlinkInfo.max_links is deprecated: use Device.get_nvlink_count(), the device's own count",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return int(nvml.NVLINK_MAX_LINKS)
 
 

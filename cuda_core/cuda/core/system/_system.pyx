@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.system's functions: the CUDA driver's view (driver version, device count) and,
 with NVML bindings, NVML's (kernel-mode driver version, driver branch, NVML version, process
 names). Without NVML bindings the NVML functions raise NvmlUnavailableError, a RuntimeError and

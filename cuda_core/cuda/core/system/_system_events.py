@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """System events: a GPU unbound from or bound to the NVIDIA driver, waited for through
 register_events() (Linux). Pure Python over cuda.bindings.nvml; importing it without the
 NVML bindings raises an ImportError that says what to install."""
@@ -18,8 +20,10 @@ from cuda.core.system.typing import SystemEventType  # noqa: E402
 
 __all__ = ["register_events"]
 
-_SYSTEM_EVENT_TYPE_MAPPING = {SystemEventType.UNBIND: nvml.SystemEventType.GPU_DRIVER_UNBIND,
-                              SystemEventType.BIND: nvml.SystemEventType.GPU_DRIVER_BIND}
+_SYSTEM_EVENT_TYPE_MAPPING = {
+    SystemEventType.UNBIND: nvml.SystemEventType.GPU_DRIVER_UNBIND,
+    SystemEventType.BIND: nvml.SystemEventType.GPU_DRIVER_BIND,
+}
 _SYSTEM_EVENT_TYPES_BY_VALUE = inverse(_SYSTEM_EVENT_TYPE_MAPPING)
 
 

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.system.Device's cooling and temperatures: its cooler (CoolerInfo), fans
 (FanInfo), temperatures and thresholds (Temperature) and thermal sensors (ThermalSettings,
 ThermalSensor). Part of cuda.core.system._device, where users import them (and whose
@@ -25,11 +27,14 @@ from cuda.core.system.typing import (  # noqa: E402
 _COOLER_CONTROL_MAPPING = by_name(CoolerControl, nvml.CoolerControl)
 _COOLER_CONTROLS = inverse(_COOLER_CONTROL_MAPPING)
 # THERMAL_GPU_RELATED is GPU | MEMORY | POWER_SUPPLY: targets are read bit by bit.
-_COOLER_TARGET_MAPPING = {ours: nvml_member(nvml.CoolerTarget, ours.name)
-                          for ours in (CoolerTarget.GPU, CoolerTarget.MEMORY, CoolerTarget.POWER_SUPPLY)}
+_COOLER_TARGET_MAPPING = {
+    ours: nvml_member(nvml.CoolerTarget, ours.name)
+    for ours in (CoolerTarget.GPU, CoolerTarget.MEMORY, CoolerTarget.POWER_SUPPLY)
+}
 _COOLER_TARGET_BITS = {member: int(value) for member, value in _COOLER_TARGET_MAPPING.items()}
-_FAN_CONTROL_POLICY_MAPPING = by_name(FanControlPolicy, nvml.FanControlPolicy,
-                                      {"TEMPERATURE_CONTROLLED": "TEMPERATURE_CONTINUOUS_SW"})
+_FAN_CONTROL_POLICY_MAPPING = by_name(
+    FanControlPolicy, nvml.FanControlPolicy, {"TEMPERATURE_CONTROLLED": "TEMPERATURE_CONTINUOUS_SW"}
+)
 _FAN_CONTROL_POLICIES = inverse(_FAN_CONTROL_POLICY_MAPPING)
 _TEMPERATURE_THRESHOLD_MAPPING = by_name(TemperatureThresholds, nvml.TemperatureThresholds)
 _THERMAL_CONTROLLER_MAPPING = by_name(ThermalController, nvml.ThermalController)

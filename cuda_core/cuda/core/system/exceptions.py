@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The errors NVML reports, as raised by cuda.core.system's NVML queries.
 
 They are cuda.bindings.nvml's own classes (so ``except cuda.core.system.NotFoundError``

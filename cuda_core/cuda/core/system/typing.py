@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Types of cuda.core.system's NVML API: the enumerations its queries take and return.
 
 String-valued enumerations (a plain string of the value works wherever one is taken), plus
@@ -33,7 +35,7 @@ __all__ = [
     "ThermalTarget",
 ]
 if NVML_IS_COMPATIBLE:
-    __all__ += ["DeviceArch", "FieldId"]
+    __all__ += ["DeviceArch", "FieldId"]  # noqa: F822  (defined above when NVML is usable)
 
 
 class AddressingMode(StrEnum):

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.texture: CUDA's texture and surface object model.
 
 Opaque arrays (OpaqueArray) and mipmapped arrays (MipmappedArray) hold driver-laid-out

@@ -1,17 +1,18 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Type stub of cuda.core.texture._array: CUDA arrays (OpaqueArray) and their options."""
 
 from dataclasses import dataclass
 from typing import Any
-
-from typing_extensions import Self, disjoint_base
 
 from cuda.core._device import Device
 from cuda.core._memory._buffer import Buffer
 from cuda.core._stream import Stream
 from cuda.core.graph import GraphBuilder
 from cuda.core.typing import ArrayFormatType
+from typing_extensions import Self, disjoint_base
 
-__all__ = ['OpaqueArray', 'OpaqueArrayOptions']
+__all__ = ["OpaqueArray", "OpaqueArrayOptions"]
 
 _ARRAYFORMAT_TO_CU: dict[ArrayFormatType, int]
 _CU_TO_ARRAYFORMAT: dict[int, ArrayFormatType]
@@ -22,6 +23,7 @@ _FORMAT_ELEM_SIZE: dict[int, int]
 class OpaqueArrayOptions:
     """How an OpaqueArray is allocated: shape (1-3 extents), format, channels (1, 2, 4), and
     whether it can back a SurfaceObject."""
+
     shape: tuple[int, ...]
     format: object
     num_channels: int

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.texture.OpaqueArray: a CUDA array (CUarray), storage laid out by the driver for
 2D/3D locality, read by kernels only through texture and surface objects.
 

@@ -1,20 +1,22 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Type stub of cuda.core.texture._mipmapped_array: mipmapped CUDA arrays and their options."""
 
 from dataclasses import dataclass
 from typing import Any
 
-from typing_extensions import Self, disjoint_base
-
 from cuda.core._device import Device
 from cuda.core.texture._array import OpaqueArray
 from cuda.core.typing import ArrayFormatType
+from typing_extensions import Self, disjoint_base
 
-__all__ = ['MipmappedArray', 'MipmappedArrayOptions']
+__all__ = ["MipmappedArray", "MipmappedArrayOptions"]
 
 @dataclass
 class MipmappedArrayOptions:
     """How a MipmappedArray is allocated: level 0's shape, format, channels, levels, and
     whether its levels can back a SurfaceObject."""
+
     shape: tuple[int, ...]
     format: object
     num_channels: int

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.texture.MipmappedArray: a CUDA mipmapped array (CUmipmappedArray), a chain of
 levels each half the size of the one before, sampled with level-of-detail by a TextureObject.
 

@@ -1,11 +1,12 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Type stub of cuda.core.texture._surface: surface objects."""
-
-from typing_extensions import Self, disjoint_base
 
 from cuda.core._device import Device
 from cuda.core.texture._texture import ResourceDescriptor
+from typing_extensions import Self, disjoint_base
 
-__all__ = ['SurfaceObject']
+__all__ = ["SurfaceObject"]
 
 @disjoint_base
 class SurfaceObject:

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.texture.SurfaceObject: a bindless surface (CUsurfObject) through which kernels
 read and write an OpaqueArray by integer coordinates (surf2Dwrite and the like), with no
 sampling state. The array must have been made with is_surface_load_store=True; the surface

@@ -1,18 +1,19 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Type stub of cuda.core.texture._texture: resource descriptors, texture options and objects."""
 
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, TypeVar
 
-from typing_extensions import Self, disjoint_base
-
 from cuda.core._device import Device
 from cuda.core._memory._buffer import Buffer
 from cuda.core.texture._array import OpaqueArray
 from cuda.core.texture._mipmapped_array import MipmappedArray
 from cuda.core.typing import AddressModeType, ArrayFormatType, FilterModeType, ReadModeType
+from typing_extensions import Self, disjoint_base
 
-__all__ = ['ResourceDescriptor', 'TextureObject', 'TextureObjectOptions']
+__all__ = ["ResourceDescriptor", "TextureObject", "TextureObjectOptions"]
 
 _E = TypeVar("_E", bound=Enum)
 
@@ -26,18 +27,28 @@ _FILTERMODE_TO_CU: dict[FilterModeType, int]
 
 class ResourceDescriptor:
     """The memory behind a texture or surface: an array, a mipmap, or a Buffer."""
-    __slots__ = ('_kind', '_source', '_format', '_num_channels', '_size_bytes', '_width', '_height', '_pitch_bytes')
+
+    __slots__ = ("_kind", "_source", "_format", "_num_channels", "_size_bytes", "_width", "_height", "_pitch_bytes")
     def __init__(self) -> None: ...
     @classmethod
     def from_opaque_array(cls, array: OpaqueArray) -> ResourceDescriptor: ...
     @classmethod
     def from_mipmapped_array(cls, mipmapped_array: MipmappedArray) -> ResourceDescriptor: ...
     @classmethod
-    def from_linear(cls, buffer: Buffer, *, format: ArrayFormatType | str | Any, num_channels: int,
-                    size_bytes: int | None = None) -> ResourceDescriptor: ...
+    def from_linear(
+        cls, buffer: Buffer, *, format: ArrayFormatType | str | Any, num_channels: int, size_bytes: int | None = None
+    ) -> ResourceDescriptor: ...
     @classmethod
-    def from_pitch2d(cls, buffer: Buffer, *, format: ArrayFormatType | str | Any, num_channels: int, width: int,
-                     height: int, pitch_bytes: int) -> ResourceDescriptor: ...
+    def from_pitch2d(
+        cls,
+        buffer: Buffer,
+        *,
+        format: ArrayFormatType | str | Any,
+        num_channels: int,
+        width: int,
+        height: int,
+        pitch_bytes: int,
+    ) -> ResourceDescriptor: ...
     @property
     def kind(self) -> str: ...
     @property
@@ -59,6 +70,7 @@ class ResourceDescriptor:
 @dataclass
 class TextureObjectOptions:
     """How a TextureObject samples (CUDA_TEXTURE_DESC)."""
+
     address_mode: AddressModeType | str | tuple[AddressModeType | str, ...] = AddressModeType.CLAMP
     filter_mode: FilterModeType | str = FilterModeType.POINT
     read_mode: ReadModeType | str = ReadModeType.ELEMENT_TYPE
@@ -97,5 +109,6 @@ class TextureObject:
 
 def _normalize_enum(name: str, value: object, enum_type: type[_E]) -> _E: ...
 def _normalize_address_modes(address_mode: object) -> tuple[AddressModeType, AddressModeType, AddressModeType]: ...
-def _create_texture_object(resource: ResourceDescriptor,
-                           options: TextureObjectOptions | dict[str, Any] | None) -> TextureObject: ...
+def _create_texture_object(
+    resource: ResourceDescriptor, options: TextureObjectOptions | dict[str, Any] | None
+) -> TextureObject: ...

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """cuda.core.texture.TextureObject: a bindless texture (CUtexObject) for sampled reads in
 kernels, over memory a ResourceDescriptor names (an OpaqueArray, a MipmappedArray, or a
 Buffer read as a linear or a pitched 2D image), with sampling state from TextureObjectOptions.

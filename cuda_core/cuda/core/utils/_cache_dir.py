@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """Where cuda.core keeps its on-disk caches: one per-user root, each cache a leaf below it."""
 
 from __future__ import annotations

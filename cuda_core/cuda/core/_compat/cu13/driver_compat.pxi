@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # The CUDA 13 spellings of the driver calls that differ between majors.
 # cuda_core_build.environment links cuda-config/driver_compat.pxi to this file or to
 # ../cu12/driver_compat.pxi, by the headers' major; each difference is one function here
@@ -13,7 +15,6 @@ cdef inline cydriver.CUresult compat_event_elapsed_time(
         float* milliseconds, cydriver.CUevent start, cydriver.CUevent end) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
     # CUDA 13's cuEventElapsedTime is the former cuEventElapsedTime_v2.
     return cydriver.cuEventElapsedTime(milliseconds, start, end)
-
 
 
 # ---- Memory (cuda.core._memory): pools, managed-memory locations and batches ----

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The program cache: compiled programs kept by a key of everything that made them.
 
 ProgramCacheResource is the interface (bytes in, bytes out); InMemoryProgramCache keeps
@@ -10,7 +12,7 @@ Windows flag) replace it in its submodule (``_keys``, ``_file_stream``), where i
 
 from __future__ import annotations
 
-from . import _abc, _file_stream, _in_memory, _keys
+from . import _abc, _file_stream, _in_memory, _keys  # noqa: F401  (the submodules, as NVIDIA has them)
 from ._abc import ProgramCacheResource
 from ._file_stream import FileStreamProgramCache
 from ._in_memory import InMemoryProgramCache

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """The interface every program cache implements, and the coercions its backends share."""
 
 from __future__ import annotations
@@ -6,12 +8,11 @@ import abc
 import collections.abc
 import os
 from pathlib import Path
-from typing import Union
 
 from cuda.core._module import ObjectCode
 
-CacheKey = Union[bytes, str]
-CacheValue = Union[bytes, bytearray, memoryview, ObjectCode]
+CacheKey = bytes | str
+CacheValue = bytes | bytearray | memoryview | ObjectCode
 
 
 def _as_key_bytes(key: object) -> bytes:
@@ -20,8 +21,10 @@ def _as_key_bytes(key: object) -> bytes:
         return key.encode("utf-8")
     if isinstance(key, (bytes, bytearray)):
         return bytes(key)
-    raise TypeError(f"cache keys must be bytes or str, got {type(key).__name__}: pass the bytes that "
-                    "make_program_cache_key() returns, or a str")
+    raise TypeError(
+        f"cache keys must be bytes or str, got {type(key).__name__}: pass the bytes that "
+        "make_program_cache_key() returns, or a str"
+    )
 
 
 def _extract_bytes(value: object) -> bytes:
@@ -31,16 +34,20 @@ def _extract_bytes(value: object) -> bytes:
     if isinstance(value, (bytes, bytearray, memoryview)):
         return bytes(value)
     if not isinstance(value, ObjectCode):
-        raise TypeError(f"cache values must be bytes-like or ObjectCode, got {type(value).__name__}: store "
-                        "the ObjectCode that Program.compile() returns, or its bytes")
+        raise TypeError(
+            f"cache values must be bytes-like or ObjectCode, got {type(value).__name__}: store "
+            "the ObjectCode that Program.compile() returns, or its bytes"
+        )
     code = value.code
     if isinstance(code, (str, os.PathLike)):
         try:
             return Path(code).read_bytes()
         except FileNotFoundError:
             # The path is written with str(), not repr(), so that it reads as the user wrote it.
-            raise FileNotFoundError(f"cannot store path-backed ObjectCode in the cache: its file {os.fspath(code)} "
-                                    "does not exist (any more)") from None
+            raise FileNotFoundError(
+                f"cannot store path-backed ObjectCode in the cache: its file {os.fspath(code)} "
+                "does not exist (any more)"
+            ) from None
     return bytes(code)
 
 
@@ -52,8 +59,10 @@ def _checked_size_limit(max_size_bytes: int | None) -> int | None:
     if isinstance(max_size_bytes, bool) or not isinstance(max_size_bytes, (int, float)):
         raise TypeError(f"max_size_bytes must be a number of bytes or None, got {type(max_size_bytes).__name__}")
     if max_size_bytes <= 0:
-        raise ValueError(f"max_size_bytes must be positive or None (no limit), got {max_size_bytes}: a limit "
-                         "of 0 or less would evict every entry at once")
+        raise ValueError(
+            f"max_size_bytes must be positive or None (no limit), got {max_size_bytes}: a limit "
+            "of 0 or less would evict every entry at once"
+        )
     return max_size_bytes
 
 
@@ -100,8 +109,11 @@ class ProgramCacheResource(abc.ABC):
         except KeyError:
             return default
 
-    def update(self, items: collections.abc.Mapping[CacheKey, CacheValue]
-               | collections.abc.Iterable[tuple[CacheKey, CacheValue]], /) -> None:
+    def update(
+        self,
+        items: collections.abc.Mapping[CacheKey, CacheValue] | collections.abc.Iterable[tuple[CacheKey, CacheValue]],
+        /,
+    ) -> None:
         """Store each (key, value) of a mapping or of an iterable of pairs, one by one through
         ``cache[key] = value`` (so each is coerced and counted against the size limit). Not
         atomic: a failure leaves the items before it stored."""

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """A program cache in a directory, shared safely by threads and processes.
 
 Layout under the cache's root::
@@ -24,8 +26,9 @@ import tempfile
 import threading
 import time
 import zlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from cuda.core.utils import _cache_dir
 
@@ -67,6 +70,7 @@ def _default_cache_dir() -> Path:
 
 # ---------------------------------------------------------------------------------------------
 # Windows sharing violations: retried briefly, then given up on.
+
 
 def _is_windows_sharing_violation(exc: BaseException) -> bool:
     """Whether ``exc`` is Windows saying that another process holds the file for a moment:
@@ -115,6 +119,7 @@ def _replace_with_sharing_retry(source: Path, target: Path) -> bool:
 
 # ---------------------------------------------------------------------------------------------
 # Guards against another process's os.replace between a stat and what follows it.
+
 
 def _stat_key(st: os.stat_result) -> tuple[int, int, int]:
     """What tells one file from its replacement: the inode (a rename brings a new one), and
@@ -172,6 +177,7 @@ def _touch_atime(path: Path, st_before: os.stat_result) -> None:
 # ---------------------------------------------------------------------------------------------
 # Seals: an entry's length and CRC-32 in an extended attribute.
 
+
 def _seal_of(data: bytes) -> bytes:
     return f"{len(data)}:{zlib.crc32(data):08x}".encode("ascii")
 
@@ -200,6 +206,7 @@ def _read_entry(path: Path) -> tuple[os.stat_result, bytes, bool]:
     """(stat, bytes, whether its seal holds) of the entry file ``path``, all of one open file,
     waiting out Windows sharing violations. FileNotFoundError when there is no such entry
     (or a violation outlasts the retries, which is a miss too)."""
+
     def read() -> tuple[os.stat_result, bytes, bool]:
         with open(path, "rb") as file:
             st = os.stat(file.fileno())
@@ -232,6 +239,7 @@ def _make_dir(path: Path, mode: int = 0o777) -> None:
 
 # ---------------------------------------------------------------------------------------------
 
+
 class FileStreamProgramCache(ProgramCacheResource):
     """A program cache in a directory, kept across runs and shared by processes.
 
@@ -258,8 +266,9 @@ class FileStreamProgramCache(ProgramCacheResource):
     def __init__(self, path: str | os.PathLike[str] | None = None, *, max_size_bytes: int | None = None) -> None:
         self._max_size_bytes = _checked_size_limit(max_size_bytes)
         if path is not None and not isinstance(path, (str, os.PathLike)):
-            raise TypeError(f"path must be a str, an os.PathLike or None (the default directory), got "
-                            f"{type(path).__name__}")
+            raise TypeError(
+                f"path must be a str, an os.PathLike or None (the default directory), got {type(path).__name__}"
+            )
         self._root = Path(path) if path is not None else _default_cache_dir()
         self._entries = self._root / _ENTRIES_SUBDIR
         self._tmp = self._root / _TMP_SUBDIR

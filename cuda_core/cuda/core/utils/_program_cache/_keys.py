@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 """make_program_cache_key: one digest of everything that decides a compile's output.
 
 The digest covers the schema version below, the code type and target, the code, the options
@@ -20,7 +22,8 @@ import collections.abc
 import hashlib
 import os
 import sys
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 # Raised when the way keys are made changes: keys of another schema never match, so old
 # entries are simply not found (and a FileStreamProgramCache evicts them in time).
@@ -38,9 +41,11 @@ _ALL_TARGETS = ("cubin", "ltoir", "ptx")
 # ---------------------------------------------------------------------------------------------
 # Version probes. Module-level functions, looked up at each call, so that tests can replace them.
 
+
 def _nvrtc_version() -> tuple[int, int]:
     """(major, minor) of the NVRTC that compiles "c++" programs."""
     from cuda.core import _program
+
     major, minor = _program._nvrtc_version()
     return int(major), int(minor)
 
@@ -48,8 +53,8 @@ def _nvrtc_version() -> tuple[int, int]:
 def _driver_version() -> int:
     """The CUDA driver's version number (e.g. 13000), for PTX linked by the driver."""
     from cuda.bindings import driver
-
     from cuda.core._utils.cuda_utils import handle_return
+
     return int(handle_return(driver.cuDriverGetVersion()))
 
 
@@ -70,6 +75,7 @@ def _nvvm_fingerprint() -> str:
     change its output under the same IR version. Through Program's own loader, so that the
     probe fails exactly where an NVVM compile would."""
     from cuda.core import _program
+
     nvvm = _program._get_nvvm_module()
     library = ".".join(str(part) for part in nvvm.version())
     ir = ".".join(str(part) for part in nvvm.ir_version())
@@ -77,6 +83,7 @@ def _nvvm_fingerprint() -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+
 
 class _Digest:
     """SHA-256 over labelled fields, each with its length before it, so that two different
@@ -117,21 +124,27 @@ def _checked_kinds(code_type: object, target_type: object) -> tuple[str, str]:
     """(code type, target), lowered as Program does; ValueError for an unknown one or a pair
     that Program.compile refuses."""
     from cuda.core.typing import SourceCodeType
+
     code_type = SourceCodeType(_lowered(code_type, "code_type")).value  # "'x' is not a valid SourceCodeType"
     target_type = _lowered(target_type, "target_type")
     if target_type not in _ALL_TARGETS:
-        raise ValueError(f"target_type={target_type!r} is not supported by the program cache: use one of "
-                         f"{', '.join(map(repr, _ALL_TARGETS))}")
+        raise ValueError(
+            f"target_type={target_type!r} is not supported by the program cache: use one of "
+            f"{', '.join(map(repr, _ALL_TARGETS))}"
+        )
     supported = _TARGETS_BY_CODE_TYPE[code_type]
     if target_type not in supported:
-        raise ValueError(f"target_type={target_type!r} is not valid for code_type={code_type!r}: Program.compile() "
-                         f"makes only {', '.join(map(repr, supported))} of it, so no such entry can exist")
+        raise ValueError(
+            f"target_type={target_type!r} is not valid for code_type={code_type!r}: Program.compile() "
+            f"makes only {', '.join(map(repr, supported))} of it, so no such entry can exist"
+        )
     return code_type, target_type
 
 
 def _checked_options(options: object) -> Any:
     """A ProgramOptions from a ProgramOptions or a dict of its fields (as Program takes)."""
     from cuda.core import _program
+
     if isinstance(options, (_program.ProgramOptions, dict)):
         return _program._program_options(options)
     raise TypeError(f"options must be a ProgramOptions (or a dict of its fields), got {type(options).__name__}")
@@ -144,15 +157,17 @@ def _code_bytes(code: object, code_type: str) -> bytes:
     if isinstance(code, (bytes, bytearray)):
         if code_type == "nvvm":
             return bytes(code)
-        raise TypeError(f"code must be str for code_type={code_type!r}; bytes and bytearray are only accepted "
-                        "for code_type='nvvm'")
+        raise TypeError(
+            f"code must be str for code_type={code_type!r}; bytes and bytearray are only accepted for code_type='nvvm'"
+        )
     raise TypeError(f"code must be str or bytes, got {type(code).__name__}")
 
 
 def _refuse_extra_sources(options: Any, code_type: str) -> None:
     if options.extra_sources is not None:
-        raise ValueError(f"extra_sources is only valid for code_type='nvvm'; Program() rejects it for "
-                         f"code_type={code_type!r}")
+        raise ValueError(
+            f"extra_sources is only valid for code_type='nvvm'; Program() rejects it for code_type={code_type!r}"
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -183,23 +198,29 @@ def _nvrtc_uses(options: Any, field: str) -> bool:
 def _refuse_unkeyable_nvrtc_options(options: Any, extra_digest: bytes | None) -> None:
     side_effects = [field for field in _SIDE_EFFECT_OPTIONS if _nvrtc_uses(options, field)]
     if side_effects:
-        raise ValueError(f"make_program_cache_key() refuses options whose compile writes a file as a side effect "
-                         f"({', '.join(side_effects)}): a cache hit skips the compile, and the file would not be "
-                         "written. Unset them, or compile without the cache")
+        raise ValueError(
+            f"make_program_cache_key() refuses options whose compile writes a file as a side effect "
+            f"({', '.join(side_effects)}): a cache hit skips the compile, and the file would not be "
+            "written. Unset them, or compile without the cache"
+        )
     _refuse_extra_sources(options, "c++")
     if extra_digest is not None:
         return
     external = [field for field in _EXTERNAL_CONTENT_OPTIONS if _nvrtc_uses(options, field)]
     if external:
-        raise ValueError(f"make_program_cache_key() needs an extra_digest for options that read files "
-                         f"({', '.join(external)}): the key cannot see their content, so pass a digest of the "
-                         "headers / precompiled headers the compile reads as extra_digest=...")
+        raise ValueError(
+            f"make_program_cache_key() needs an extra_digest for options that read files "
+            f"({', '.join(external)}): the key cannot see their content, so pass a digest of the "
+            "headers / precompiled headers the compile reads as extra_digest=..."
+        )
     name = options.name
     if isinstance(name, str) and ("/" in name or "\\" in name):
-        raise ValueError(f"make_program_cache_key() needs an extra_digest for options.name={name!r}, which has a "
-                         "directory component: NVRTC finds quoted #includes relative to that directory, whose "
-                         "files the key cannot see. Pass a digest of those headers as extra_digest=..., or use a "
-                         "name without a directory")
+        raise ValueError(
+            f"make_program_cache_key() needs an extra_digest for options.name={name!r}, which has a "
+            "directory component: NVRTC finds quoted #includes relative to that directory, whose "
+            "files the key cannot see. Pass a digest of those headers as extra_digest=..., or use a "
+            "name without a directory"
+        )
 
 
 def _name_expression_tag(name: object) -> bytes:
@@ -210,19 +231,29 @@ def _name_expression_tag(name: object) -> bytes:
     if isinstance(name, bytes):
         return b"b:" + name
     if isinstance(name, bytearray):
-        raise TypeError("name_expressions elements must be str or bytes, not bytearray: Program.compile uses each "
-                        "one as a dict key, and a bytearray cannot be one")
+        raise TypeError(
+            "name_expressions elements must be str or bytes, not bytearray: Program.compile uses each "
+            "one as a dict key, and a bytearray cannot be one"
+        )
     raise TypeError(f"name_expressions elements must be str or bytes, got {type(name).__name__}")
 
 
-def _nvrtc_fields(digest: _Digest, code: object, options: Any, target_type: str,
-                  name_expressions: Sequence[Any], extra_digest: bytes | None) -> None:
+def _nvrtc_fields(
+    digest: _Digest,
+    code: object,
+    options: Any,
+    target_type: str,
+    name_expressions: Sequence[Any],
+    extra_digest: bytes | None,
+) -> None:
     _refuse_unkeyable_nvrtc_options(options, extra_digest)
     source = _code_bytes(code, "c++")
     flags = options.as_bytes("nvrtc", target_type)
     if isinstance(name_expressions, (str, bytes, bytearray)):
-        raise TypeError("name_expressions must be a sequence of str or bytes (e.g. ('f<int>',)), not a single "
-                        f"{type(name_expressions).__name__}")
+        raise TypeError(
+            "name_expressions must be a sequence of str or bytes (e.g. ('f<int>',)), not a single "
+            f"{type(name_expressions).__name__}"
+        )
     names = sorted(_name_expression_tag(name) for name in name_expressions)  # their order changes nothing
     digest.add_probe("nvrtc", lambda: "{}.{}".format(*_nvrtc_version()))
     digest.add("code", source)
@@ -236,6 +267,7 @@ def _nvrtc_fields(digest: _Digest, code: object, options: Any, target_type: str,
 
 # ---------------------------------------------------------------------------------------------
 # The linker ("ptx"): nvJitLink, or the driver's cuLink*.
+
 
 def _tristate(value: Any) -> bool | None:
     return None if value is None else bool(value)
@@ -279,22 +311,31 @@ def _linker_decision() -> tuple[bool | None, BaseException | None]:
     """(whether the driver links PTX, None when that cannot be found out; the error then)."""
     try:
         from cuda.core import _linker
+
         return bool(_linker._decide_nvjitlink_or_driver()), None
     except Exception as exc:
         return None, exc
 
 
-def _linker_fields(digest: _Digest, code: object, options: Any, target_type: str,
-                   name_expressions: Sequence[Any], extra_digest: bytes | None) -> None:
+def _linker_fields(
+    digest: _Digest,
+    code: object,
+    options: Any,
+    target_type: str,
+    name_expressions: Sequence[Any],
+    extra_digest: bytes | None,
+) -> None:
     # One decision for the whole key: a second probe could answer differently.
     use_driver, failure = _linker_decision()
     _refuse_extra_sources(options, "ptx")
     if use_driver:
         refused = [field for field in _DRIVER_REFUSED_FIELDS if getattr(options, field) is not None]
         if refused:
-            raise ValueError(f"the driver linker (cuLink*, used here for PTX since nvJitLink is not available) "
-                             f"does not support {', '.join(refused)}: Program.compile() would refuse these options, "
-                             "so leave them at None or install nvJitLink")
+            raise ValueError(
+                f"the driver linker (cuLink*, used here for PTX since nvJitLink is not available) "
+                f"does not support {', '.join(refused)}: Program.compile() would refuse these options, "
+                "so leave them at None or install nvJitLink"
+            )
     source = _code_bytes(code, "ptx")
     if failure is not None:
         digest.add("linker:probe-failed", type(failure).__name__)
@@ -311,12 +352,21 @@ def _linker_fields(digest: _Digest, code: object, options: Any, target_type: str
 # ---------------------------------------------------------------------------------------------
 # libNVVM ("nvvm").
 
-def _nvvm_fields(digest: _Digest, code: object, options: Any, target_type: str,
-                 name_expressions: Sequence[Any], extra_digest: bytes | None) -> None:
+
+def _nvvm_fields(
+    digest: _Digest,
+    code: object,
+    options: Any,
+    target_type: str,
+    name_expressions: Sequence[Any],
+    extra_digest: bytes | None,
+) -> None:
     if options.use_libdevice and extra_digest is None:
-        raise ValueError("make_program_cache_key() needs an extra_digest with use_libdevice=True: the libdevice "
-                         "bitcode linked in comes from the installed toolkit, which the key cannot see. Pass a "
-                         "digest of the libdevice file as extra_digest=..., or set use_libdevice=False")
+        raise ValueError(
+            "make_program_cache_key() needs an extra_digest with use_libdevice=True: the libdevice "
+            "bitcode linked in comes from the installed toolkit, which the key cannot see. Pass a "
+            "digest of the libdevice file as extra_digest=..., or set use_libdevice=False"
+        )
     source = _code_bytes(code, "nvvm")
     flags = options.as_bytes("nvvm", target_type)
     digest.add_probe("nvvm", _nvvm_fingerprint)

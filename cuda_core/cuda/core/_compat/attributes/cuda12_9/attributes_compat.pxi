@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # Device attributes of cuda-bindings 12.9+ (every CUDA 13 release too). Beside
 # ../before12_9: cuda_core_build.environment links cuda-config/attributes_compat.pxi to one of
 # them by the cuda-bindings minor; each difference is one function here and one there.

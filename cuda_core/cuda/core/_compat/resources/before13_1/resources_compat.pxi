@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # Device resources with headers before CUDA 13.1 (all of CUDA 12, CUDA 13.0): SM splits by
 # count alone (cuDevSmResourceSplitByCount), no SM resource flags, no workqueue resources.
 # cuda_core_build.environment links cuda-config/resources_compat.pxi to this file or to

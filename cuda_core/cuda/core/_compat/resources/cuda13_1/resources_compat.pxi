@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
 # Device resources with CUDA 13.1+ headers and cuda-bindings 13.1+: structured SM splits
 # (cuDevSmResourceSplit with per-group parameters), SM resource flags, workqueue resources.
 # cuda_core_build.environment links cuda-config/resources_compat.pxi to this file or to
