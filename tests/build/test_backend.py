@@ -145,21 +145,25 @@ def test_an_isolated_build_is_for_the_major_of_the_bindings_where_it_installs(ve
     """pip runs the backend with the Python of the environment it installs into, its build tools
     on PYTHONPATH: here the cu13 venv's tools and, as the target, the cu12 venv, which holds
     cuda-bindings 12. The build is for CUDA 12 then, so pip keeps those bindings; a -Dcuda-major
-    given wins; and where the tools are the target's own (no isolation) nothing is added."""
+    given wins, as does a toolkit pointed at; and where the tools are the target's own (no isolation)
+    nothing is added."""
     code = ("import json, sys; from pathlib import Path; from cuda_core_build import backend; "
             "sites = {m: [Path(p)] for m, p in json.loads(sys.argv[1]).items()}; "
             "print(json.dumps([backend.for_install_target({}, sites['12']), "
             "backend.for_install_target({'setup-args': '-Dcuda-major=13'}, sites['12']), "
-            "backend.for_install_target({}, sites['13']), backend.for_install_target({}, [Path(sys.argv[2])])]))")
+            "backend.for_install_target({}, sites['13']), backend.for_install_target({}, [Path(sys.argv[2])]), "
+            "backend.for_install_target({'setup-args': '-Dcuda-path=/opt/cuda-13'}, sites['12'])]))")
     sites = json.dumps({major: str(venv.site_packages) for major, venv in venvs.items()})
     result = run([venvs[13].python, "-c", code, sites, tmp_path], venvs[13].env(PYTHONPATH=str(REPO_ROOT / "tools")),
                  tmp_path)
-    target_12, asked_13, not_isolated, nothing_installed = json.loads(result.stdout.splitlines()[-1])
+    target_12, asked_13, not_isolated, nothing_installed, pointed = json.loads(result.stdout.splitlines()[-1])
     assert target_12 == [{"setup-args": ["-Dcuda-major=12"]}, facts.bindings_pin(12)]
     assert f"cuda-bindings {facts.bindings_pin(12)} is installed in {venvs[12].site_packages}: building for CUDA 12" \
         in result.stdout
     assert asked_13 == [{"setup-args": "-Dcuda-major=13"}, None]
     assert not_isolated == [{}, None] and nothing_installed == [{}, None]
+    # A toolkit pointed at (-Dcuda-path, CUDA_PATH, CUDA_HOME) decides the major itself.
+    assert pointed == [{"setup-args": "-Dcuda-path=/opt/cuda-13"}, None]
 
 
 def test_the_header_wheels_are_of_the_installed_bindings_minor(nothing_found: Path) -> None:

@@ -126,12 +126,15 @@ def installed_bindings(site_dirs: list[Path]) -> str | None:
 
 
 def for_install_target(config_settings: ConfigSettings, site_dirs: list[Path]) -> tuple[ConfigSettings, str | None]:
-    """The settings of an isolated build with no ``-Dcuda-major``, where ``site_dirs`` (the target
+    """The settings of an isolated build with no ``-Dcuda-major`` and no toolkit pointed at
+    (``-Dcuda-path``, ``CUDA_PATH``, ``CUDA_HOME``), where ``site_dirs`` (the target
     environment) hold cuda-bindings of a supported major: ``-Dcuda-major`` of that major added, so
     that the wheel requires the bindings already there and pip keeps them. Returns the settings and
     that cuda-bindings version (None where nothing was added)."""
     if meson_option(config_settings, "cuda-major", "") or not tools_outside(site_dirs):
         return config_settings, None
+    if meson_option(config_settings, "cuda-path", "") or os.environ.get("CUDA_PATH") or os.environ.get("CUDA_HOME"):
+        return config_settings, None  # a toolkit the user pointed at decides the major
     version = installed_bindings(site_dirs)
     major = version.split(".")[0] if version else ""
     if not major.isdigit() or int(major) not in facts.supported_majors():
