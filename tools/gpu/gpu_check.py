@@ -474,11 +474,16 @@ def build(session: Session, plan: Plan) -> bool:
 
 def nvidia_core_dir(session: Session) -> Path:
     """The directory of NVIDIA's cuda.core installed for the session's Python."""
+    return machine_package_dir(session, "cuda.core")
+
+
+def machine_package_dir(session: Session, package: str) -> Path:
+    """The directory of ``package`` (cuda.core: NVIDIA's) installed for the session's Python."""
     found = subprocess.run(
         [
             session.python,
             "-c",
-            "import importlib.util, os; print(os.path.dirname(importlib.util.find_spec('cuda.core').origin))",
+            f"import importlib.util, os; print(os.path.dirname(importlib.util.find_spec({package!r}).origin))",
         ],
         env=environment(pythonpath=()),
         capture_output=True,
@@ -486,15 +491,18 @@ def nvidia_core_dir(session: Session) -> Path:
         cwd=SCRATCH,
     )
     if found.returncode != 0:
-        raise Fatal(f"NVIDIA's cuda.core is not importable by {session.python}: {found.stderr.strip()[-300:]}")
+        raise Fatal(f"{package} is not importable by {session.python}: {found.stderr.strip()[-300:]}")
     return Path(found.stdout.strip())
 
 
-def with_core(site: Path, core: Path, dest: Path) -> Path:
-    """A copy of ``site`` with the package ``core`` (a cuda/core directory) inside its ``cuda``."""
+def with_core(site: Path, core: Path, pathfinder: Path, dest: Path) -> Path:
+    """A copy of ``site`` with the packages ``core`` (a cuda/core directory) and ``pathfinder``
+    (the machine's cuda/pathfinder, which both cuda.core import) inside its ``cuda``."""
     shutil.rmtree(dest, ignore_errors=True)
     shutil.copytree(site, dest, symlinks=True)
     shutil.copytree(core, dest / "cuda" / "core", symlinks=True)
+    if not (dest / "cuda" / "pathfinder").exists():
+        shutil.copytree(pathfinder, dest / "cuda" / "pathfinder", symlinks=True)
     return dest
 
 
@@ -502,14 +510,15 @@ def sides(session: Session, target: Target) -> dict[str, tuple[Path, ...]]:
     """The PYTHONPATH of each side, ours and NVIDIA's, both with this minor's cuda-bindings.
 
     cuda-bindings 12.8 ships cuda/__init__.py: its ``cuda`` is then a regular package, and a
-    cuda.core anywhere but inside it is not found. There each side gets a copy of the site
-    dir with its cuda.core inside (ours, and the NVIDIA cuda.core installed on the machine)."""
+    cuda.core anywhere but inside it is not found, nor the machine's cuda.pathfinder. There each
+    side gets a copy of the site dir with its cuda.core (ours, and the NVIDIA cuda.core installed
+    on the machine) and the machine's cuda.pathfinder inside."""
     if not (target.site / "cuda" / "__init__.py").is_file():
         return {"ours": (target.install, target.site), "nvidia": (target.site,)}
-    return {
-        "ours": (with_core(target.site, target.install / "cuda" / "core", SCRATCH / f"gpu-ours{target.minor}"),),
-        "nvidia": (with_core(target.site, nvidia_core_dir(session), SCRATCH / f"gpu-nvidia{target.minor}"),),
-    }
+    pathfinder = machine_package_dir(session, "cuda.pathfinder")
+    ours = with_core(target.site, target.install / "cuda" / "core", pathfinder, SCRATCH / f"gpu-ours{target.minor}")
+    nvidia = with_core(target.site, nvidia_core_dir(session), pathfinder, SCRATCH / f"gpu-nvidia{target.minor}")
+    return {"ours": (ours,), "nvidia": (nvidia,)}
 
 
 def package_tests(session: Session, label: str, pythonpath: Sequence[Path], ld_paths: Sequence[Path]) -> None:
