@@ -182,13 +182,14 @@ def test_every_property_is_the_drivers_attribute_with_nvidias_type(cuda_core) ->
 
     properties = cuda_core.Device(0).properties
     assert properties is cuda_core.Device(0).properties
-    checked = 0
+    checked = missing = 0
     for name, kind, _, _ in _PROPERTIES:
         attribute = getattr(driver.CUdevice_attribute, f"CU_DEVICE_ATTRIBUTE_{name.upper()}", None)
         if attribute is None:
             assert _build_info.cuda_major == 12, name
             with pytest.raises(AttributeError, match="needs (CUDA 13|cuda-bindings 12.9)"):
                 getattr(properties, name)
+            missing += 1
             continue
         value = getattr(properties, name)
         assert type(value) is kind, (name, value)
@@ -198,7 +199,7 @@ def test_every_property_is_the_drivers_attribute_with_nvidias_type(cuda_core) ->
         assert value == kind(expected), name
         assert getattr(properties, name) is value  # cached
         checked += 1
-    assert checked >= 139
+    assert checked + missing == len(_PROPERTIES) and checked >= 130  # cuda-bindings 12.8 lacks a few
 
 
 def test_properties_on_a_hopper_class_gpu(cuda_core) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[3] / "README.md"
 
 
 def test_readme_example_runs(cuda_core) -> None:

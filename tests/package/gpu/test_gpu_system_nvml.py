@@ -135,7 +135,7 @@ def test_pci_info(system, devices) -> None:
         pci = nvml_device.pci_info
         assert re.fullmatch(r"[0-9a-f]{8}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f]", pci.bus_id.lower())
         domain, bus, rest = pci.bus_id.split(":")
-        assert (pci.domain, pci.bus, pci.nvml_device) == (int(domain, 16), int(bus, 16), int(rest[:2], 16))
+        assert (pci.domain, pci.bus, pci.device) == (int(domain, 16), int(bus, 16), int(rest[:2], 16))
         assert pci.vendor_id == 0x10DE
         assert 1 <= pci.current_link_generation <= pci.max_link_generation
         assert 1 <= pci.current_link_width <= 32 and pci.max_link_width >= 1

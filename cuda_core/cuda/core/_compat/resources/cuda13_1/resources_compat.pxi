@@ -14,14 +14,37 @@ cdef inline unsigned int compat_sm_flags(const cydriver.CUdevResource* resource)
     return resource.sm.flags
 
 
+# The driver's CUDA version, read by the first split: cuDevSmResourceSplit came with the CUDA
+# 13.1 driver, and an older one (13.0) splits by count alone, as builds before 13.1 do.
+cdef int _driver_version = 0
+
+
 cdef inline int compat_check_split(list counts, list coscheduled, list preferred, list backfill) except -1:
-    return 0  # cuDevSmResourceSplit takes every SMResourceOptions field, group by group
+    # cuDevSmResourceSplit takes every SMResourceOptions field, group by group; the older
+    # driver's cuDevSmResourceSplitByCount makes groups of one size with no co-scheduling counts.
+    global _driver_version
+    if _driver_version == 0:
+        HANDLE_RETURN(cydriver.cuDriverGetVersion(&_driver_version))
+    if _driver_version >= 13010:
+        return 0
+    driver = f"this driver is CUDA {_driver_version // 1000}.{_driver_version % 1000 // 10}"
+    if len(set(counts)) > 1 or len(set(backfill)) > 1:
+        raise NotImplementedError(f"SMResource.split() into groups of different sizes needs a CUDA 13.1+ driver "
+                                  f"(cuDevSmResourceSplit); {driver}")
+    if any(value is not None for value in coscheduled) or any(value is not None for value in preferred):
+        raise NotImplementedError("SMResourceOptions.coscheduled_sm_count and preferred_coscheduled_sm_count need "
+                                  f"a CUDA 13.1+ driver (cuDevSmResourceSplit); {driver}")
+    return 0
 
 
 cdef inline cydriver.CUresult compat_sm_split(
         cydriver.CUdevResource* result, unsigned int* groups, const cydriver.CUdevResource* input,
         cydriver.CUdevResource* remainder, const unsigned int* counts, const unsigned int* coscheduled,
         const unsigned int* preferred, const bint* backfill) except ?cydriver.CUDA_ERROR_NOT_FOUND nogil:
+    if _driver_version < 13010:  # all groups alike (compat_check_split saw to it)
+        return cydriver.cuDevSmResourceSplitByCount(
+            result, groups, input, remainder,
+            cydriver.CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING if backfill[0] else 0, counts[0])
     # One zero-initialized CU_DEV_SM_RESOURCE_GROUP_PARAMS per group; a count of 0 discovers.
     cdef vector[cydriver.CU_DEV_SM_RESOURCE_GROUP_PARAMS] params
     cdef cydriver.CU_DEV_SM_RESOURCE_GROUP_PARAMS entry
