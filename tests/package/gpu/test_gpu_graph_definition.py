@@ -461,3 +461,40 @@ def test_a_running_graph_keeps_the_memory_past_its_close(cuda_core, device) -> N
     assert not closer.is_alive()
     del executable, closer
     assert let_go(handle)
+
+
+class _FinalizedWhere:
+    """A callable that records the thread it is finalized on."""
+
+    def __init__(self, threads: list[int]) -> None:
+        self.threads = threads
+
+    def __call__(self) -> None:
+        pass
+
+    def __del__(self) -> None:
+        self.threads.append(threading.get_ident())
+
+
+def test_a_graph_dropped_by_another_thread_finalizes_what_it_kept_on_the_main_thread(cuda_core, device) -> None:
+    """The order that once finalized a callback on a worker thread: the worker drops the last
+    reference to a definition; cuGraphDestroy runs with the GIL released, the driver releases the
+    callback's user object, and the main thread, busy in Python meanwhile, drains that release
+    at once; the definition's own list of records was then the last holder, dropped by the worker.
+    Here the main thread spins while each of many workers drops a definition."""
+    threads: list[int] = []
+    for _ in range(40):
+        holder = [cuda_core.graph.GraphDefinition()]
+        holder[0].callback(_FinalizedWhere(threads))
+        done = threading.Event()
+        worker = threading.Thread(target=lambda: (holder.clear(), done.set()))
+        worker.start()
+        while not done.is_set():  # Python code runs here: pending calls are drained at once
+            pass
+        worker.join()
+    deadline = time.monotonic() + 5.0  # a release that came after the spin is drained here
+    while len(threads) < 40 and time.monotonic() < deadline:
+        gc.collect()
+        time.sleep(0.02)
+    assert len(threads) == 40
+    assert set(threads) == {threading.main_thread().ident}

@@ -23,7 +23,7 @@ cimport cuda.bindings.cydriver as cydriver
 from cuda.core._stream cimport Stream, Stream_accept
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
 from cuda.core.graph._graph_definition cimport GraphCondition, GraphDefinition, new_condition, wrap_graph
-from cuda.core.graph._graph_node cimport attach, drain_released_attachments, keep_for_clone
+from cuda.core.graph._graph_node cimport attach, drain_released_attachments, keep_for_clone, release_on_main_thread
 from cuda.core.graph._host_callback cimport resolve_host_callback
 from cuda.core.graph._subclasses cimport executable_node
 
@@ -793,6 +793,7 @@ cdef class Graph:
         # Errors are ignored: at interpreter exit the driver may be gone already.
         cdef cydriver.CUgraphExec executable = self._exec
         self._exec = NULL
+        release_on_main_thread(self._keepalive)  # what the nodes keep is finalized on the main thread
         if executable != NULL:
             with nogil:  # never hold the GIL in the driver: a graph's host callback may be waiting for it
                 cydriver.cuGraphExecDestroy(executable)

@@ -16,7 +16,7 @@ from libcpp.vector cimport vector
 
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, ensure_driver
 from cuda.core.graph._graph_builder cimport Graph, instantiate as _instantiate
-from cuda.core.graph._graph_node cimport GraphNode, entry_node, node_for
+from cuda.core.graph._graph_node cimport GraphNode, entry_node, node_for, release_on_main_thread
 
 from cuda.core._utils.cuda_utils import driver
 from cuda.core.typing import GraphMemoryType
@@ -98,6 +98,7 @@ cdef class GraphDefinition:
     def __dealloc__(self):
         cdef cydriver.CUgraph graph = self._graph
         self._graph = NULL
+        release_on_main_thread(self._keepalive)  # what the nodes keep is finalized on the main thread
         if graph != NULL and self._owns_graph:
             with nogil:
                 cydriver.cuGraphDestroy(graph)  # nothing to report from a destructor

@@ -52,3 +52,7 @@ cdef list detach_owned(list keepalive, size_t address)
 # Drop the attachment references the driver released while the interpreter's pending-call
 # queue was full (the GIL held; cheap when there are none). Graph operations call it.
 cdef int drain_released_attachments() except -1
+
+# Off the main thread, move ``references`` (a dropped graph's own list of records) to the
+# release queue, whose drains run on the main thread; 1 where it did.
+cdef int release_on_main_thread(object references) except -1

@@ -10,9 +10,11 @@ its Python module, imported on first use (a cimport would make the two modules' 
 depend on each other at import time).
 """
 
+import threading
 import weakref
 
 cimport cuda.bindings.cydriver as cydriver
+from cpython.pythread cimport PyThread_get_thread_ident
 from cpython.ref cimport Py_DECREF, Py_INCREF
 from libc.stdint cimport uintptr_t
 
@@ -360,6 +362,26 @@ cdef list _holds_of(list objects):
 cdef int drain_released_attachments() except -1:
     cuda_core_graph_drain(NULL)
     return 0
+
+
+cdef unsigned long _MAIN_THREAD = threading.main_thread().ident
+
+
+cdef int release_on_main_thread(object references) except -1:
+    """Where a GraphDefinition or Graph is dropped by a thread other than the main one, its own
+    references (``references``, the records of what its nodes keep alive) join the queue of
+    the driver's releases instead of being dropped there; return 1 where they did.
+
+    Each record is held twice: by that list and by its CUDA user object. When a thread drops
+    the definition, cuGraphDestroy runs with the GIL released; the driver's release of the user
+    object can then be drained on the main thread at once (its pending call is free to run),
+    leaving that list as the last holder, dropped by the thread after cuGraphDestroy returns:
+    a callback or any object the graph kept was then finalized on that thread."""
+    if not references or PyThread_get_thread_ident() == _MAIN_THREAD:
+        return 0
+    Py_INCREF(references)  # the queue's reference, dropped by a drain on the main thread
+    cuda_core_graph_release(<void*>references)
+    return 1
 
 
 cdef int _retain_by_graph(cydriver.CUgraph graph, object record) except -1:
