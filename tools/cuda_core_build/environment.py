@@ -44,6 +44,12 @@ CYTHON_STAMP = "cython-inputs.stamp"  # in the build directory: rewritten when C
 FACTS = "facts.json"  # in CONFIG_DIR: what this environment is (the build info and the backend read it)
 PIN = "cuda-toolkit-pin.json"  # in the build directory: the toolkit found first, kept across regenerations
 COMPAT_DIR = facts.REPO_ROOT / "cuda_core" / "cuda" / "core" / "_compat"
+# CONFIG_DIR/source: a link to the package's sources, through which a module includes a .pxi
+# written beside it (``include "source/graph/_executable_nodes.pxi"``). Cython records an
+# included file by the path it found it at: beside the module that is an absolute path of the
+# checkout, through CONFIG_DIR the same relative path at any depth and in any checkout.
+SOURCE_LINK = "source"
+PACKAGE_SOURCES = facts.REPO_ROOT / "cuda_core" / "cuda" / "core"
 COMPILER_LAUNCHERS = ("ccache", "sccache")
 
 
@@ -447,6 +453,7 @@ def apply(build_dir: Path, environment: Environment) -> bool:
     config = build_dir / CONFIG_DIR
     config.mkdir(parents=True, exist_ok=True)
     point(config / "bindings", os.path.realpath(environment.bindings.pxd_root))
+    point(config / SOURCE_LINK, os.path.realpath(PACKAGE_SOURCES))
     for name, source in environment.compat.items():
         point(config / name, source)
     include_tree(config, environment.headers)

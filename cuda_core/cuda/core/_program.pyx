@@ -145,7 +145,7 @@ cdef object _warn_if_ptx_unloadable():
 # ---------------------------------------------------------------------------------------------
 # ProgramOptions -> flags: the writers of each option, and which backend takes which.
 
-include "_program_flags.pxi"
+include "source/_program_flags.pxi"
 
 
 def _check_extra_sources(extra_sources) -> None:

@@ -1,8 +1,8 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
 # The one error-checking helper of cuda.core: every driver call goes through it.
-# cimport the module form: `from cuda.bindings cimport cydriver` hides cydriver.pxd
-# from Cython's depfile (see BUILD-FACTS), and a changed pxd would rebuild nothing.
+# cimport the module form: Cython's depfile (-M) leaves out a .pxd cimported as
+# `from cuda.bindings cimport cydriver`, so a changed cydriver.pxd would rebuild nothing.
 cimport cuda.bindings.cydriver as cydriver
 
 # Raise CUDAError for a failed CUresult; return 0 on success.

@@ -918,11 +918,11 @@ def _add_conditional(GraphNode parent, condition, str kind, count):
 # compiled here, written beside: see the file)
 # ---------------------------------------------------------------------------------------
 
-include "_node_readers.pxi"
+include "source/graph/_node_readers.pxi"
 
 
 # ---------------------------------------------------------------------------------------
 # Executable-node views: graph[node] (compiled here, written beside: see the file)
 # ---------------------------------------------------------------------------------------
 
-include "_executable_nodes.pxi"
+include "source/graph/_executable_nodes.pxi"
