@@ -56,8 +56,7 @@ class Venv:
 
     def env(self, activated: bool = True, **updates: str) -> dict[str, str]:
         """os.environ without CUDA_PATH/CUDA_HOME, with this venv first on PATH if ``activated``."""
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("CUDA_PATH", "CUDA_HOME", "VIRTUAL_ENV", "PYTHONPATH")}
+        env = {k: v for k, v in os.environ.items() if k not in ("CUDA_PATH", "CUDA_HOME", "VIRTUAL_ENV", "PYTHONPATH")}
         if activated:
             env["PATH"] = f"{self.bin}{os.pathsep}{env.get('PATH', '')}"
             env["VIRTUAL_ENV"] = str(self.root)
@@ -70,7 +69,9 @@ class Venv:
 def venv_for(major: int) -> Venv:
     venv = Venv(major, REPO_ROOT / ".venvs" / f"cu{major}")
     if not venv.python.exists():
-        pytest.fail(f"{venv.root} is missing: run `python3 tools/dev/devenv.py cu{major}` (tools/dev/run_tests.py does)")
+        pytest.fail(
+            f"{venv.root} is missing: run `python3 tools/dev/devenv.py cu{major}` (tools/dev/run_tests.py does)"
+        )
     return venv
 
 
@@ -78,8 +79,9 @@ def run(cmd: list[str | Path], env: dict[str, str], cwd: Path, check: bool = Tru
     """Run a command, capturing text; on failure show its output in the assertion."""
     result = subprocess.run([str(c) for c in cmd], env=env, cwd=cwd, text=True, capture_output=True)
     if check and result.returncode != 0:
-        raise AssertionError(f"{' '.join(map(str, cmd))} failed ({result.returncode}):\n"
-                             f"{result.stdout[-4000:]}\n{result.stderr[-4000:]}")
+        raise AssertionError(
+            f"{' '.join(map(str, cmd))} failed ({result.returncode}):\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}"
+        )
     return result
 
 
@@ -90,8 +92,13 @@ def copy_checkout(target: Path) -> Path:
     """A scratch copy of the repo's tracked and unignored files, so tests can edit and build freely:
     a git repository of one commit, as the version (tools/cuda_core_build/version.py) and meson
     dist need."""
-    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO_ROOT,
-                            capture_output=True, check=True).stdout.decode().split("\0")
+    listed = (
+        subprocess.run(
+            ["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO_ROOT, capture_output=True, check=True
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for name in filter(None, listed):
         source = REPO_ROOT / name
         if source.is_file():
@@ -102,14 +109,15 @@ def copy_checkout(target: Path) -> Path:
     return target
 
 
-def meson_setup(venv: Venv, source: Path, build_dir: Path, *options: str, cwd: Path | None = None,
-                check: bool = True, **env: str) -> subprocess.CompletedProcess[str]:
-    return run([venv.bin / "meson", "setup", build_dir, source, *options], venv.env(**env),
-               cwd or source, check=check)
+def meson_setup(
+    venv: Venv, source: Path, build_dir: Path, *options: str, cwd: Path | None = None, check: bool = True, **env: str
+) -> subprocess.CompletedProcess[str]:
+    return run([venv.bin / "meson", "setup", build_dir, source, *options], venv.env(**env), cwd or source, check=check)
 
 
-def meson_configure(venv: Venv, build_dir: Path, *options: str, check: bool = True,
-                    **env: str) -> subprocess.CompletedProcess[str]:
+def meson_configure(
+    venv: Venv, build_dir: Path, *options: str, check: bool = True, **env: str
+) -> subprocess.CompletedProcess[str]:
     return run([venv.bin / "meson", "configure", build_dir, *options], venv.env(**env), build_dir, check=check)
 
 
@@ -140,7 +148,9 @@ class Uv:
     cache: Path
 
     def env(self, **updates: str) -> dict[str, str]:
-        plain = {k: v for k, v in os.environ.items() if k not in ("CUDA_PATH", "CUDA_HOME", "VIRTUAL_ENV", "PYTHONPATH")}
+        plain = {
+            k: v for k, v in os.environ.items() if k not in ("CUDA_PATH", "CUDA_HOME", "VIRTUAL_ENV", "PYTHONPATH")
+        }
         return {**plain, "UV_CACHE_DIR": str(self.cache), "UV_LINK_MODE": "hardlink", **updates}
 
     def venv(self, root: Path, python: str | Path, *requirements: str) -> Venv:
@@ -156,8 +166,11 @@ class Uv:
 
     def install_target(self, target: Path, *requirements: str) -> Path:
         """``requirements`` installed, without their dependencies, into the directory ``target``."""
-        run([self.path, "pip", "install", "--quiet", "--no-deps", "--target", target, *requirements], self.env(),
-            target.parent)
+        run(
+            [self.path, "pip", "install", "--quiet", "--no-deps", "--target", target, *requirements],
+            self.env(),
+            target.parent,
+        )
         return target
 
 
@@ -173,8 +186,7 @@ def backdate(root: Path, seconds: float = 10 * 24 * 3600) -> None:
 def extension_modules(venv: Venv, build_dir: Path) -> dict[str, Path]:
     """Dotted module name -> built .so, for every extension module Meson builds (its own list,
     from ``meson introspect --targets``: the meson.build files are the one module list)."""
-    targets = json.loads(run([venv.bin / "meson", "introspect", "--targets", build_dir], venv.env(),
-                             build_dir).stdout)
+    targets = json.loads(run([venv.bin / "meson", "introspect", "--targets", build_dir], venv.env(), build_dir).stdout)
     modules = {}
     for target in targets:
         if target["type"] != "shared module":
@@ -196,8 +208,11 @@ def module_of(path: str) -> str:
 def cython_steps(output: str) -> set[str]:
     """Modules whose Cython step ninja ran or would run, from its status lines
     ("Generating '.../NAME.cpython-...so.p/NAME.pyx.cpp'")."""
-    return {module_of(line.split("'")[1].split(".so.p/", 1)[0]) for line in output.splitlines()
-            if "Generating '" in line and line.rstrip().endswith(".pyx.cpp'")}
+    return {
+        module_of(line.split("'")[1].split(".so.p/", 1)[0])
+        for line in output.splitlines()
+        if "Generating '" in line and line.rstrip().endswith(".pyx.cpp'")
+    }
 
 
 def compile_steps(output: str) -> set[str]:
@@ -321,9 +336,24 @@ class SessionBuilds:
         """The wheel of ``major``, packed by meson-python from the session's build dir (no compiling)."""
         if major not in self._wheels:
             venv, out = self.venvs[major], self.factory.mktemp(f"wheel-cu{major}")
-            run([venv.python, "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps", "--no-index",
-                 f"-Cbuild-dir={self.build_dir(major)}", "-w", out, self.checkout],
-                venv.env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH), self.checkout)
+            run(
+                [
+                    venv.python,
+                    "-m",
+                    "pip",
+                    "wheel",
+                    "-q",
+                    "--no-build-isolation",
+                    "--no-deps",
+                    "--no-index",
+                    f"-Cbuild-dir={self.build_dir(major)}",
+                    "-w",
+                    out,
+                    self.checkout,
+                ],
+                venv.env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH),
+                self.checkout,
+            )
             self._wheels[major] = next(out.glob("cuda_core-*.whl"))
             if self.wheelhouse is not None:
                 (self.wheelhouse / f"cu{major}").mkdir(parents=True, exist_ok=True)
@@ -334,8 +364,22 @@ class SessionBuilds:
         """A ``pip install --target`` of the wheel of ``major``: put it on PYTHONPATH to import it."""
         if major not in self._installs:
             venv, target = self.venvs[major], self.factory.mktemp(f"site-cu{major}")
-            run([venv.python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target", target,
-                 self.wheel(major)], venv.env(), target)
+            run(
+                [
+                    venv.python,
+                    "-m",
+                    "pip",
+                    "install",
+                    "-q",
+                    "--no-deps",
+                    "--no-index",
+                    "--target",
+                    target,
+                    self.wheel(major),
+                ],
+                venv.env(),
+                target,
+            )
             self._installs[major] = target
         return self._installs[major]
 

@@ -22,8 +22,12 @@ from builds import MAJORS, SessionBuilds, Uv, Venv, copy_checkout, venv_for
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--wheelhouse", type=Path, default=None,
-                     help="copy each wheel the session packs into WHEELHOUSE/cuNN/ (for the package tests)")
+    parser.addoption(
+        "--wheelhouse",
+        type=Path,
+        default=None,
+        help="copy each wheel the session packs into WHEELHOUSE/cuNN/ (for the package tests)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -35,8 +39,9 @@ def pytest_configure(config: pytest.Config) -> None:
 def builds(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> SessionBuilds:
     """The session's one build per major, made on first use."""
     wheelhouse = pytestconfig.getoption("--wheelhouse")
-    return SessionBuilds({major: venv_for(major) for major in MAJORS}, tmp_path_factory,
-                         wheelhouse.absolute() if wheelhouse else None)
+    return SessionBuilds(
+        {major: venv_for(major) for major in MAJORS}, tmp_path_factory, wheelhouse.absolute() if wheelhouse else None
+    )
 
 
 @pytest.fixture(scope="session")
@@ -47,8 +52,10 @@ def venvs(builds: SessionBuilds) -> dict[int, Venv]:
 @pytest.fixture(scope="session")
 def make_checkout(tmp_path_factory: pytest.TempPathFactory):
     """Factory of fresh scratch checkouts, for the tests that must own a whole tree."""
+
     def make(name: str) -> Path:
         return copy_checkout(tmp_path_factory.mktemp(name))
+
     return make
 
 

@@ -50,7 +50,9 @@ def test_no_toolkit_at_all_requires_the_cuda13_header_wheels(nothing_found: Path
 
 def test_incomplete_default_toolkit_falls_back_on_its_majors_wheels(nothing_found: Path) -> None:
     fake_toolkit(nothing_found, 12090, headers=("cuda.h",))  # a toolkit without nvrtc.h
-    assert set(facts.requirements(facts.cuda_pins(facts.default_cell(12).cuda))) <= set(backend.get_requires_for_build_editable({}))
+    assert set(facts.requirements(facts.cuda_pins(facts.default_cell(12).cuda))) <= set(
+        backend.get_requires_for_build_editable({})
+    )
 
 
 def test_requested_major_picks_the_fallback_wheels(nothing_found: Path) -> None:
@@ -72,8 +74,9 @@ def test_setup_args_options_are_read_like_meson_does() -> None:
     assert backend.meson_option(None, "cuda-major", "auto") == "auto"
 
 
-def test_editable_build_dir_is_per_python_major_and_environment(monkeypatch: pytest.MonkeyPatch,
-                                                                tmp_path: Path) -> None:
+def test_editable_build_dir_is_per_python_major_and_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("CUDA_PATH", str(fake_toolkit(tmp_path / "cuda-12.9", 12090)))
     settings, major = backend.editable_build_dir({})
     tag = f"cp{sys.version_info.major}{sys.version_info.minor}"
@@ -86,8 +89,12 @@ def test_two_venvs_of_one_python_and_major_get_two_build_dirs(venvs: dict[int, V
     its own environment (the cu12 venv's bindings play no part in the choice)."""
     root = fake_toolkit(tmp_path / "cuda-13", 13000)
     code = "from cuda_core_build import backend; print(backend.editable_build_dir({})[0]['build-dir'])"
-    dirs = {major: run([venv.python, "-c", code], venv.env(PYTHONPATH=str(REPO_ROOT / "tools"), CUDA_PATH=str(root)),
-                       tmp_path).stdout.strip() for major, venv in venvs.items()}
+    dirs = {
+        major: run(
+            [venv.python, "-c", code], venv.env(PYTHONPATH=str(REPO_ROOT / "tools"), CUDA_PATH=str(root)), tmp_path
+        ).stdout.strip()
+        for major, venv in venvs.items()
+    }
     assert dirs[12] != dirs[13]
     for major, build_dir in dirs.items():
         assert Path(build_dir).parent == REPO_ROOT / "build"
@@ -103,12 +110,16 @@ def test_an_isolated_editable_install_is_refused_before_building(make_checkout, 
     venv = venvs[13]
     result = run([venv.python, "-m", "pip", "install", "--no-deps", "-e", checkout], venv.env(), checkout, check=False)
     assert result.returncode != 0
-    refusals = [line for line in (result.stdout + result.stderr).splitlines() if "cuda-core: an editable install" in line]
+    refusals = [
+        line for line in (result.stdout + result.stderr).splitlines() if "cuda-core: an editable install" in line
+    ]
     assert len(refusals) == 1, result.stdout + result.stderr
     assert "temporary isolated environment" in refusals[0]
     # Everything it takes, in one command line that works from a fresh clone.
-    assert ("python3 tools/dev/devenv.py cu13 && .venvs/cu13/bin/python -m pip install --no-build-isolation -e ."
-            in refusals[0])
+    assert (
+        "python3 tools/dev/devenv.py cu13 && .venvs/cu13/bin/python -m pip install --no-build-isolation -e ."
+        in refusals[0]
+    )
     assert not (checkout / "build").exists()
 
 
@@ -128,38 +139,52 @@ def test_an_explicit_toolkit_of_another_major_stays_an_error(monkeypatch: pytest
 
 
 def test_metadata_requires_its_major_and_offers_only_its_extra() -> None:
-    metadata = ("Metadata-Version: 2.1\nName: cuda-core\nRequires-Dist: cuda-pathfinder>=1.1\n"
-                'Provides-Extra: test\nRequires-Dist: pytest; extra == "test"\n\nREADME text\n')
+    metadata = (
+        "Metadata-Version: 2.1\nName: cuda-core\nRequires-Dist: cuda-pathfinder>=1.1\n"
+        'Provides-Extra: test\nRequires-Dist: pytest; extra == "test"\n\nREADME text\n'
+    )
     patched = backend.metadata_for_major(metadata, 12)
-    assert patched.splitlines()[:9] == ["Metadata-Version: 2.1", "Name: cuda-core",
-                                        "Requires-Dist: cuda-pathfinder>=1.1", "Requires-Dist: cuda-bindings==12.*",
-                                        "Provides-Extra: test", 'Requires-Dist: pytest; extra == "test"',
-                                        "Provides-Extra: cu12", 'Requires-Dist: cuda-bindings[all]==12.*; extra == "cu12"',
-                                        'Requires-Dist: cuda-toolkit==12.*; extra == "cu12"']
+    assert patched.splitlines()[:9] == [
+        "Metadata-Version: 2.1",
+        "Name: cuda-core",
+        "Requires-Dist: cuda-pathfinder>=1.1",
+        "Requires-Dist: cuda-bindings==12.*",
+        "Provides-Extra: test",
+        'Requires-Dist: pytest; extra == "test"',
+        "Provides-Extra: cu12",
+        'Requires-Dist: cuda-bindings[all]==12.*; extra == "cu12"',
+        'Requires-Dist: cuda-toolkit==12.*; extra == "cu12"',
+    ]
     assert "cu13" not in patched
     assert patched.endswith("\n\nREADME text\n")
 
 
-def test_an_isolated_build_is_for_the_major_of_the_bindings_where_it_installs(venvs: dict[int, Venv],
-                                                                              tmp_path: Path) -> None:
+def test_an_isolated_build_is_for_the_major_of_the_bindings_where_it_installs(
+    venvs: dict[int, Venv], tmp_path: Path
+) -> None:
     """pip runs the backend with the Python of the environment it installs into, its build tools
     on PYTHONPATH: here the cu13 venv's tools and, as the target, the cu12 venv, which holds
     cuda-bindings 12. The build is for CUDA 12 then, so pip keeps those bindings; a -Dcuda-major
     given wins, as does a toolkit pointed at; and where the tools are the target's own (no isolation)
     nothing is added."""
-    code = ("import json, sys; from pathlib import Path; from cuda_core_build import backend; "
-            "sites = {m: [Path(p)] for m, p in json.loads(sys.argv[1]).items()}; "
-            "print(json.dumps([backend.for_install_target({}, sites['12']), "
-            "backend.for_install_target({'setup-args': '-Dcuda-major=13'}, sites['12']), "
-            "backend.for_install_target({}, sites['13']), backend.for_install_target({}, [Path(sys.argv[2])]), "
-            "backend.for_install_target({'setup-args': '-Dcuda-path=/opt/cuda-13'}, sites['12'])]))")
+    code = (
+        "import json, sys; from pathlib import Path; from cuda_core_build import backend; "
+        "sites = {m: [Path(p)] for m, p in json.loads(sys.argv[1]).items()}; "
+        "print(json.dumps([backend.for_install_target({}, sites['12']), "
+        "backend.for_install_target({'setup-args': '-Dcuda-major=13'}, sites['12']), "
+        "backend.for_install_target({}, sites['13']), backend.for_install_target({}, [Path(sys.argv[2])]), "
+        "backend.for_install_target({'setup-args': '-Dcuda-path=/opt/cuda-13'}, sites['12'])]))"
+    )
     sites = json.dumps({major: str(venv.site_packages) for major, venv in venvs.items()})
-    result = run([venvs[13].python, "-c", code, sites, tmp_path], venvs[13].env(PYTHONPATH=str(REPO_ROOT / "tools")),
-                 tmp_path)
+    result = run(
+        [venvs[13].python, "-c", code, sites, tmp_path], venvs[13].env(PYTHONPATH=str(REPO_ROOT / "tools")), tmp_path
+    )
     target_12, asked_13, not_isolated, nothing_installed, pointed = json.loads(result.stdout.splitlines()[-1])
     assert target_12 == [{"setup-args": ["-Dcuda-major=12"]}, facts.bindings_pin(12)]
-    assert f"cuda-bindings {facts.bindings_pin(12)} is installed in {venvs[12].site_packages}: building for CUDA 12" \
+    assert (
+        f"cuda-bindings {facts.bindings_pin(12)} is installed in {venvs[12].site_packages}: building for CUDA 12"
         in result.stdout
+    )
     assert asked_13 == [{"setup-args": "-Dcuda-major=13"}, None]
     assert not_isolated == [{}, None] and nothing_installed == [{}, None]
     # A toolkit pointed at (-Dcuda-path, CUDA_PATH, CUDA_HOME) decides the major itself.

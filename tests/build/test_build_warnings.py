@@ -67,13 +67,22 @@ def our_warnings(output: str, checkout: Path) -> list[str]:
 
 CHECKOUT = Path("/tmp/checkout")
 SAMPLES = [  # the four warnings this test was written against, and what is not ours
-    ("warning: /tmp/checkout/cuda_core/cuda/core/_device.pyx:366:76: Unknown type declaration 'property' in "
-     "annotation, ignoring", True),
-    ("warning: /tmp/checkout/cuda_core/cuda/core/graph/_subclasses.pyx:168:25: Assigning to 'void *' from "
-     "'const void *' discards const qualifier", True),
-    ("cuda_core/cuda/core/_memory/_ipc.cpython-311-x86_64-linux-gnu.so.p/_ipc.pyx.cpp:11111:26: warning: "
-     "comparison of integer expressions of different signedness: 'Py_ssize_t' and 'long unsigned int' "
-     "[-Wsign-compare]", True),
+    (
+        "warning: /tmp/checkout/cuda_core/cuda/core/_device.pyx:366:76: Unknown type declaration 'property' in "
+        "annotation, ignoring",
+        True,
+    ),
+    (
+        "warning: /tmp/checkout/cuda_core/cuda/core/graph/_subclasses.pyx:168:25: Assigning to 'void *' from "
+        "'const void *' discards const qualifier",
+        True,
+    ),
+    (
+        "cuda_core/cuda/core/_memory/_ipc.cpython-311-x86_64-linux-gnu.so.p/_ipc.pyx.cpp:11111:26: warning: "
+        "comparison of integer expressions of different signedness: 'Py_ssize_t' and 'long unsigned int' "
+        "[-Wsign-compare]",
+        True,
+    ),
     ("../cuda_core/cuda/core/_cpp/uuid_format.hpp:3:1: warning: unused variable 'x' [-Wunused-variable]", True),
     ("cc1plus: warning: command-line option '-Wfoo' is valid for C but not for C++", True),
     ("../meson.build:12: WARNING: Project uses a feature deprecated since 1.1", True),
@@ -81,8 +90,11 @@ SAMPLES = [  # the four warnings this test was written against, and what is not 
     ("warning: /tmp/checkout/build-cu13/cuda-config/bindings/cuda/bindings/cydriver.pxd:7:0: redeclared", False),
     ("/usr/include/c++/12/bits/stl_vector.h:1:2: warning: something", False),
     ("cuda_core/cuda/core/_cyutility.cpp:10:2: warning: unused function", False),
-    ("performance hint: /tmp/checkout/cuda_core/cuda/core/_stream.pyx:12:5: Exception check will always "
-     "require the GIL", False),
+    (
+        "performance hint: /tmp/checkout/cuda_core/cuda/core/_stream.pyx:12:5: Exception check will always "
+        "require the GIL",
+        False,
+    ),
     ("[12/124] Compiling C++ object cuda_core/cuda/core/_memory/_ipc.so.p/_ipc.pyx.cpp.o", False),
 ]
 
@@ -97,5 +109,8 @@ def test_a_full_build_prints_no_warning_of_ours(builds: SessionBuilds, major: in
     leg = next(leg for leg in builds.round_trip() if leg.major == major)  # the major's first, full build
     found = our_warnings(leg.output, builds.checkout)
     hints = [line.strip() for line in leg.output.splitlines() if "performance hint:" in line]
-    assert not found, (f"the cu{major} build warns about our sources ({len(found)}):\n" + "\n".join(found)
-                       + (f"\n(and {len(hints)} performance hints:\n" + "\n".join(hints) + ")" if hints else ""))
+    assert not found, (
+        f"the cu{major} build warns about our sources ({len(found)}):\n"
+        + "\n".join(found)
+        + (f"\n(and {len(hints)} performance hints:\n" + "\n".join(hints) + ")" if hints else "")
+    )

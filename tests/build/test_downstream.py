@@ -52,22 +52,32 @@ def build_downstream(builds: SessionBuilds, major: int, crt: Path, build_dir: Pa
 def test_the_install_holds_the_headers_and_public_pxd_files(builds: SessionBuilds, major: int) -> None:
     core = builds.installed(major) / "cuda" / "core"
     assert sorted(p.name for p in (core / "_include").iterdir()) == sorted(HEADERS)
-    for pxd in ("__init__.pxd", "_memoryview.pxd", "_memory/__init__.pxd", "_memory/_pinned_memory_resource.pxd",
-                "_memory/_managed_memory_resource.pxd", "_utils/__init__.pxd", "_utils/version.pxd",
-                "graph/__init__.pxd"):
+    for pxd in (
+        "__init__.pxd",
+        "_memoryview.pxd",
+        "_memory/__init__.pxd",
+        "_memory/_pinned_memory_resource.pxd",
+        "_memory/_managed_memory_resource.pxd",
+        "_utils/__init__.pxd",
+        "_utils/version.pxd",
+        "graph/__init__.pxd",
+    ):
         assert (core / pxd).is_file(), pxd
 
 
 @pytest.mark.network
 @pytest.mark.parametrize("major", MAJORS)
-def test_a_downstream_extension_cimports_and_includes_cuda_core(builds: SessionBuilds, uv: Uv, major: int,
-                                                                tmp_path: Path) -> None:
+def test_a_downstream_extension_cimports_and_includes_cuda_core(
+    builds: SessionBuilds, uv: Uv, major: int, tmp_path: Path
+) -> None:
     venv, site = builds.venvs[major], builds.installed(major)
     build_dir = build_downstream(builds, major, crt_headers(uv, major, tmp_path / "crt"), tmp_path / "build")
-    code = ("import json, downstream_check, cuda.core._utils.version as v, cuda.core._layout as l; "
-            "print(json.dumps([downstream_check.report(), list(v.binding_version()), "
-            "list(l._StridedLayout((2, 3, 4, 5), (1, 80, 20, -4), 4).stride_order), "
-            "list(l._StridedLayout((3, 5, 5), (5, 1, 1), 4).stride_order)]))")
+    code = (
+        "import json, downstream_check, cuda.core._utils.version as v, cuda.core._layout as l; "
+        "print(json.dumps([downstream_check.report(), list(v.binding_version()), "
+        "list(l._StridedLayout((2, 3, 4, 5), (1, 80, 20, -4), 4).stride_order), "
+        "list(l._StridedLayout((3, 5, 5), (5, 1, 1), 4).stride_order)]))"
+    )
     result = run([venv.python, "-W", "error", "-c", code], venv.env(PYTHONPATH=f"{build_dir}:{site}"), tmp_path)
     report, binding_version, stride_order, tied_order = json.loads(result.stdout)
     assert report["handles"] == {"stream": 0x4321, "event": 0x5678, "program": 0x9ABC, "legacy": 77}

@@ -35,8 +35,22 @@ def editable(builds: SessionBuilds):
     source = checkout / EDITED
     original = source.read_text()
     for major, venv in builds.venvs.items():
-        run([venv.python, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-deps",
-             f"-Cbuild-dir={builds.build_dir(major)}", "-e", checkout], venv.env(), checkout)
+        run(
+            [
+                venv.python,
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--no-build-isolation",
+                "--no-deps",
+                f"-Cbuild-dir={builds.build_dir(major)}",
+                "-e",
+                checkout,
+            ],
+            venv.env(),
+            checkout,
+        )
     yield checkout
     for major, venv in builds.venvs.items():
         pip_uninstall(venv)
@@ -51,8 +65,9 @@ def imported_major(venv: Venv, cwd: Path, activated: bool = True) -> tuple[int, 
     return int(out[0]), out[1]
 
 
-def test_each_venv_imports_its_own_major_from_the_checkout(editable: Path, venvs: dict[int, Venv],
-                                                           tmp_path: Path) -> None:
+def test_each_venv_imports_its_own_major_from_the_checkout(
+    editable: Path, venvs: dict[int, Venv], tmp_path: Path
+) -> None:
     for major, venv in venvs.items():
         got, location = imported_major(venv, tmp_path)
         assert got == major
@@ -67,8 +82,9 @@ def test_metadata_requires_bindings_of_the_built_major(editable: Path, venvs: di
         assert f'cuda-bindings[all]=={major}.*; extra == "cu{major}"' in requires
 
 
-def test_editing_a_pyx_rebuilds_on_import_in_each_venv_unactivated(editable: Path, builds: SessionBuilds,
-                                                                    tmp_path: Path) -> None:
+def test_editing_a_pyx_rebuilds_on_import_in_each_venv_unactivated(
+    editable: Path, builds: SessionBuilds, tmp_path: Path
+) -> None:
     """After a .pyx edit, the next import in each venv rebuilds that venv's own build dir, from a
     shell whose PATH holds no venv (cython and ninja were recorded by absolute path)."""
     source = editable / EDITED
@@ -76,25 +92,40 @@ def test_editing_a_pyx_rebuilds_on_import_in_each_venv_unactivated(editable: Pat
     modules = {major: builds.modules(major)["cuda.core.system._system"] for major in MAJORS}
     before = {major: modules[major].stat().st_mtime_ns for major in MAJORS}
     for major, venv in builds.venvs.items():
-        code = ("import cuda.core.system._system as s, cuda.core._build_info as b; "
-                "print(b.cuda_major, s._edited_marker())")
+        code = (
+            "import cuda.core.system._system as s, cuda.core._build_info as b; print(b.cuda_major, s._edited_marker())"
+        )
         out = run([venv.python, "-c", code], venv.env(activated=False), tmp_path).stdout.split()
         assert out == [str(major), "12013"]
     for major in MAJORS:
         assert modules[major].stat().st_mtime_ns > before[major], f"cu{major} did not rebuild its own module"
 
 
-def test_one_finder_and_reinstall_over_an_active_editable(editable: Path, builds: SessionBuilds,
-                                                          tmp_path: Path) -> None:
+def test_one_finder_and_reinstall_over_an_active_editable(
+    editable: Path, builds: SessionBuilds, tmp_path: Path
+) -> None:
     """The .pth may run twice at start-up; the loader must still be installed once. And a second
     `pip install -e` must configure cleanly while the first editable's finder is active (the probe
     must not import through it, which would rebuild the build dir being configured)."""
     venv = builds.venvs[13]
-    code = ("import sys, cuda.core; "
-            "print(sum(type(f).__name__ == 'MesonpyMetaFinder' for f in sys.meta_path))")
+    code = "import sys, cuda.core; print(sum(type(f).__name__ == 'MesonpyMetaFinder' for f in sys.meta_path))"
     assert run([venv.python, "-c", code], venv.env(), tmp_path).stdout.strip() == "1"
-    run([venv.python, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-deps",
-         f"-Cbuild-dir={builds.build_dir(13)}", "-e", editable], venv.env(), editable)
+    run(
+        [
+            venv.python,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-build-isolation",
+            "--no-deps",
+            f"-Cbuild-dir={builds.build_dir(13)}",
+            "-e",
+            editable,
+        ],
+        venv.env(),
+        editable,
+    )
     assert imported_major(venv, tmp_path)[0] == 13
 
 
@@ -125,8 +156,17 @@ def test_concurrent_imports_after_an_edit_take_turns(editable: Path, builds: Ses
     source.write_text(original + "\n\ndef _concurrent_marker() -> int:\n    return 3\n")
     try:
         code = "import cuda.core._context as c; print(c._concurrent_marker())"
-        processes = [subprocess.Popen([venv.python, "-c", code], env=venv.env(), cwd=tmp_path, text=True,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)]
+        processes = [
+            subprocess.Popen(
+                [venv.python, "-c", code],
+                env=venv.env(),
+                cwd=tmp_path,
+                text=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+            for _ in range(3)
+        ]
         outputs = [process.communicate() for process in processes]
         assert [process.returncode for process in processes] == [0, 0, 0], outputs
         assert [out.strip() for out, _ in outputs] == ["3", "3", "3"]
@@ -151,23 +191,40 @@ def test_an_import_with_nothing_to_rebuild_is_silent(editable: Path, builds: Ses
     assert result.stderr == "" and result.stdout == ""
 
 
-def test_a_deleted_build_dir_is_one_import_error_and_spares_the_other_packages(editable: Path, builds: SessionBuilds,
-                                                                                tmp_path: Path) -> None:
+def test_a_deleted_build_dir_is_one_import_error_and_spares_the_other_packages(
+    editable: Path, builds: SessionBuilds, tmp_path: Path
+) -> None:
     """The cu12 venv's editable install over a build dir that is then deleted: importing cuda.core
     names the dir and the reinstall command; cuda.bindings and cuda.pathfinder import as ever."""
     venv = builds.venvs[12]
     doomed = builds.checkout / "build-cu12-doomed"
     shutil.copytree(builds.build_dir(12), doomed, symlinks=True)
-    run([venv.python, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-deps", f"-Cbuild-dir={doomed}",
-         "-e", editable], venv.env(), editable)
+    run(
+        [
+            venv.python,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-build-isolation",
+            "--no-deps",
+            f"-Cbuild-dir={doomed}",
+            "-e",
+            editable,
+        ],
+        venv.env(),
+        editable,
+    )
     shutil.rmtree(doomed)
     broken = run([venv.python, "-c", "import cuda.core"], venv.env(), tmp_path, check=False)
     last = broken.stderr.strip().splitlines()[-1]
-    assert broken.returncode != 0 and last.startswith("ImportError: cuda.core is installed editable, but its build "
-                                                      f"directory {doomed} is gone")
+    assert broken.returncode != 0 and last.startswith(
+        f"ImportError: cuda.core is installed editable, but its build directory {doomed} is gone"
+    )
     assert last.endswith(f"reinstall it with: pip install --no-build-isolation -e {editable}")
-    others = run([venv.python, "-c", "import cuda.bindings.driver, cuda.pathfinder; print('fine')"], venv.env(),
-                 tmp_path)
+    others = run(
+        [venv.python, "-c", "import cuda.bindings.driver, cuda.pathfinder; print('fine')"], venv.env(), tmp_path
+    )
     assert others.stdout.strip() == "fine"
 
 
@@ -176,9 +233,11 @@ def test_a_failed_rebuild_is_cuda_core_s_alone(editable: Path, builds: SessionBu
     cuda.bindings and cuda.pathfinder import as ever, in the same process, before and after."""
     venv = builds.venvs[13]
     source = editable / "cuda_core/cuda/core/_context.pyx"
-    code = ("import cuda.bindings.driver, cuda.pathfinder\n"
-            "try:\n    import cuda.core\nexcept ImportError as err:\n    print('core:', err)\n"
-            "import cuda.bindings.nvrtc\nprint('others fine')\n")
+    code = (
+        "import cuda.bindings.driver, cuda.pathfinder\n"
+        "try:\n    import cuda.core\nexcept ImportError as err:\n    print('core:', err)\n"
+        "import cuda.bindings.nvrtc\nprint('others fine')\n"
+    )
     with edited(source, source.read_text() + "\n\ncdef int = broken\n"):
         out = run([venv.python, "-c", code], venv.env(), tmp_path).stdout
     assert out.rstrip().endswith("others fine")
@@ -187,30 +246,61 @@ def test_a_failed_rebuild_is_cuda_core_s_alone(editable: Path, builds: SessionBu
     ninja(venv, builds.build_dir(13))
 
 
-def test_a_build_dir_without_its_setup_is_one_import_error(editable: Path, builds: SessionBuilds,
-                                                          tmp_path: Path) -> None:
+def test_a_build_dir_without_its_setup_is_one_import_error(
+    editable: Path, builds: SessionBuilds, tmp_path: Path
+) -> None:
     """A build dir whose meson-info/ is gone (a setup that never finished): one ImportError naming
     the dir and the reinstall command, and the other cuda packages import."""
     venv = builds.venvs[12]
     partial = builds.checkout / "build-cu12-partial"
     shutil.copytree(builds.build_dir(12), partial, symlinks=True)
     try:
-        run([venv.python, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-deps", f"-Cbuild-dir={partial}",
-             "-e", editable], venv.env(), editable)
+        run(
+            [
+                venv.python,
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--no-build-isolation",
+                "--no-deps",
+                f"-Cbuild-dir={partial}",
+                "-e",
+                editable,
+            ],
+            venv.env(),
+            editable,
+        )
         shutil.rmtree(partial / "meson-info")
         broken = run([venv.python, "-c", "import cuda.core"], venv.env(), tmp_path, check=False)
         last = broken.stderr.strip().splitlines()[-1]
         assert broken.returncode != 0 and last == (
             f"ImportError: cuda.core is installed editable, but its build directory {partial} holds no finished "
             f"Meson setup (no meson-info/intro-install_plan.json): reinstall it with: pip install "
-            f"--no-build-isolation -e {editable}")
+            f"--no-build-isolation -e {editable}"
+        )
         assert "Traceback" in broken.stderr and "FileNotFoundError" not in broken.stderr
-        others = run([venv.python, "-c", "import cuda.bindings.driver, cuda.pathfinder; print('fine')"], venv.env(),
-                     tmp_path)
+        others = run(
+            [venv.python, "-c", "import cuda.bindings.driver, cuda.pathfinder; print('fine')"], venv.env(), tmp_path
+        )
         assert others.stdout.strip() == "fine"
     finally:
-        run([venv.python, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-deps",
-             f"-Cbuild-dir={builds.build_dir(12)}", "-e", editable], venv.env(), editable)
+        run(
+            [
+                venv.python,
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--no-build-isolation",
+                "--no-deps",
+                f"-Cbuild-dir={builds.build_dir(12)}",
+                "-e",
+                editable,
+            ],
+            venv.env(),
+            editable,
+        )
         shutil.rmtree(partial, ignore_errors=True)
 
 
@@ -223,13 +313,32 @@ def test_a_regular_cuda_package_is_not_hidden(editable: Path, builds: SessionBui
     venv = builds.venvs[12]
     older = facts.cuda_pins("12.8")["cuda-bindings"]
     site = tmp_path / "site"
-    run([venv.python, "-m", "pip", "install", "-q", "--no-deps", "--only-binary=:all:", "--target", site,
-         f"cuda-bindings=={older}"], venv.env(), tmp_path)
+    run(
+        [
+            venv.python,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--target",
+            site,
+            f"cuda-bindings=={older}",
+        ],
+        venv.env(),
+        tmp_path,
+    )
     assert (site / "cuda" / "__init__.py").is_file()
-    code = ("import cuda, cuda.bindings, cuda.core\n"
-            "from cuda.bindings._version import __version__\n"
-            "print(cuda.__file__, __version__, cuda.core.__file__)")
+    code = (
+        "import cuda, cuda.bindings, cuda.core\n"
+        "from cuda.bindings._version import __version__\n"
+        "print(cuda.__file__, __version__, cuda.core.__file__)"
+    )
     result = run([venv.python, "-c", code], venv.env(PYTHONPATH=str(site)), tmp_path)
-    assert result.stdout.split() == [str(site / "cuda" / "__init__.py"), older,
-                                     str(editable / "cuda_core/cuda/core/__init__.py")]
+    assert result.stdout.split() == [
+        str(site / "cuda" / "__init__.py"),
+        older,
+        str(editable / "cuda_core/cuda/core/__init__.py"),
+    ]
     assert result.stderr == ""

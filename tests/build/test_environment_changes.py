@@ -21,30 +21,37 @@ from pathlib import Path
 import pytest
 
 import devenv
-from builds import (SessionBuilds, Uv, Venv, backdate, build_info, cython_steps, file_hashes, meson_setup, ninja,
-                    touched)
+from builds import SessionBuilds, Uv, Venv, backdate, build_info, cython_steps, file_hashes, meson_setup, ninja, touched
 from cuda_core_build import facts
 
 SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
 # What each scratch build builds: the build info, a module that includes the major's compat
 # .pxi and one that does not.
-MODULES = {"cuda.core._context": f"cuda_core/cuda/core/_context{SUFFIX}",
-           "cuda.core._event": f"cuda_core/cuda/core/_event{SUFFIX}"}
+MODULES = {
+    "cuda.core._context": f"cuda_core/cuda/core/_context{SUFFIX}",
+    "cuda.core._event": f"cuda_core/cuda/core/_event{SUFFIX}",
+}
 TARGETS = ("cuda_core/cuda/core/_build_info.py", *MODULES.values())
 
 
 def scratch_venv(uv: Uv, root: Path, minor: str, tools: str = "newest") -> Venv:
     """A fresh venv with a tool set and one CUDA minor's cuda-bindings and header wheels."""
     python = devenv.find_python(facts.default_cell(int(minor.split(".")[0])).python)
-    return uv.venv(root, python, *facts.requirements(facts.tool_pins(tools)),
-                   *facts.requirements(facts.cuda_pins(minor)))
+    return uv.venv(
+        root, python, *facts.requirements(facts.tool_pins(tools)), *facts.requirements(facts.cuda_pins(minor))
+    )
 
 
 def toolkit(uv: Uv, root: Path, minor: str) -> Path:
     """A toolkit-like root (ROOT/include) holding the headers of NVIDIA's header wheels of ``minor``."""
-    wheels = uv.install_target(root.with_name(root.name + "-wheels"),
-                               *(f"{name}=={version}" for name, version in facts.cuda_pins(minor).items()
-                                 if name.startswith("nvidia-") and "nvjitlink" not in name))
+    wheels = uv.install_target(
+        root.with_name(root.name + "-wheels"),
+        *(
+            f"{name}=={version}"
+            for name, version in facts.cuda_pins(minor).items()
+            if name.startswith("nvidia-") and "nvjitlink" not in name
+        ),
+    )
     for include in sorted(wheels.glob("nvidia/*/include")):
         shutil.copytree(include, root / "include", dirs_exist_ok=True)
     return root
@@ -90,8 +97,9 @@ def nothing_compiled(output: str) -> bool:
     return "Generating '" not in output and "Compiling" not in output
 
 
-def test_a_repointed_toolkit_rebuilds_as_a_clean_build_of_the_new_one(builds: SessionBuilds, uv: Uv,
-                                                                      tmp_path: Path) -> None:
+def test_a_repointed_toolkit_rebuilds_as_a_clean_build_of_the_new_one(
+    builds: SessionBuilds, uv: Uv, tmp_path: Path
+) -> None:
     """/usr/local/cuda -> cuda-13.0 re-pointed to cuda-13.1, whose files are older than the build:
     the build follows, and its modules are byte for byte those of a clean 13.1 build (made at
     another depth, so no path of the build dir leaks in either)."""
@@ -112,8 +120,9 @@ def test_a_repointed_toolkit_rebuilds_as_a_clean_build_of_the_new_one(builds: Se
     assert build_info(build_dir) == build_info(clean)
 
 
-def test_a_toolkit_repointed_to_another_major_stops_at_the_probes_line(builds: SessionBuilds, uv: Uv,
-                                                                        tmp_path: Path) -> None:
+def test_a_toolkit_repointed_to_another_major_stops_at_the_probes_line(
+    builds: SessionBuilds, uv: Uv, tmp_path: Path
+) -> None:
     venv = scratch_venv(uv, tmp_path / "venv", facts.default_cell(13).cuda)
     link = tmp_path / "cuda"
     link.symlink_to(toolkit(uv, tmp_path / "cuda-13", facts.default_cell(13).cuda))
@@ -142,15 +151,18 @@ def test_bindings_swapped_by_uv_with_old_mtimes_are_seen(builds: SessionBuilds, 
     result = build(venv, build_dir, check=False)
     output = result.stdout + result.stderr
     assert result.returncode != 0 and nothing_compiled(output)
-    assert first_error(output).endswith(f"cuda-bindings {newer} was generated for CUDA 13.1, newer than the CUDA 13.0 "
-                                        "headers (found via header wheels (cuda.pathfinder)), and its .pxd files would "
-                                        'not compile: pip install "cuda-bindings==13.0.*", or use CUDA 13.1+ headers')
+    assert first_error(output).endswith(
+        f"cuda-bindings {newer} was generated for CUDA 13.1, newer than the CUDA 13.0 "
+        "headers (found via header wheels (cuda.pathfinder)), and its .pxd files would "
+        'not compile: pip install "cuda-bindings==13.0.*", or use CUDA 13.1+ headers'
+    )
     uv.install(venv, f"cuda-bindings=={facts.cuda_pins('13.0')['cuda-bindings']}")
     assert nothing_compiled(build(venv, build_dir).stdout)
 
 
-def test_older_bindings_of_the_same_major_rebuild_as_a_clean_build(builds: SessionBuilds, uv: Uv,
-                                                                   tmp_path: Path) -> None:
+def test_older_bindings_of_the_same_major_rebuild_as_a_clean_build(
+    builds: SessionBuilds, uv: Uv, tmp_path: Path
+) -> None:
     """cuda-bindings 12.9.10 -> 12.8.0 with old mtimes: the build info follows, and the modules
     are those of a clean build with 12.8.0."""
     venv = scratch_venv(uv, tmp_path / "venv", "12.9")
@@ -159,8 +171,10 @@ def test_older_bindings_of_the_same_major_rebuild_as_a_clean_build(builds: Sessi
     uv.install(venv, f"cuda-bindings=={older}")
     backdate(venv.site_packages / "cuda")
     assert not no_work(venv, build_dir)
-    assert f"cuda-bindings {facts.cuda_pins('12.9')['cuda-bindings']} -> {older}; cuda-bindings files (" in \
-        build(venv, build_dir).stdout
+    assert (
+        f"cuda-bindings {facts.cuda_pins('12.9')['cuda-bindings']} -> {older}; cuda-bindings files ("
+        in build(venv, build_dir).stdout
+    )
     assert build_info(build_dir)["cuda_bindings_version"] == older
     other = scratch_venv(uv, tmp_path / "other", "12.9")
     uv.install(other, f"cuda-bindings=={older}")
@@ -177,32 +191,33 @@ def test_a_cython_swapped_with_old_mtimes_recythonizes(builds: SessionBuilds, uv
     backdate(venv.site_packages / "Cython")
     assert not no_work(venv, build_dir)
     check = ninja(venv, build_dir, "cuda-inputs.stamp").stdout
-    assert f"Cython {facts.cython_pin()} -> {floor}; Cython files (Cython/Shadow.py, dist-info/METADATA, " \
+    assert (
+        f"Cython {facts.cython_pin()} -> {floor}; Cython files (Cython/Shadow.py, dist-info/METADATA, "
         f"dist-info/RECORD)" in check
+    )
     plan = ninja(venv, build_dir, "-n", *TARGETS, f"cuda_core/cuda/core/_cyutility{SUFFIX}").stdout
     assert cython_steps(plan) == set(MODULES) and "Generating cuda_core/cuda/core/_cyutility" in plan
     assert json.loads((build_dir / "cuda-config" / "facts.json").read_text())["cython_version"] == floor
 
 
-def test_a_cuda_path_list_that_mixes_majors_is_refused_at_setup(builds: SessionBuilds, uv: Uv,
-                                                                tmp_path: Path) -> None:
+def test_a_cuda_path_list_that_mixes_majors_is_refused_at_setup(builds: SessionBuilds, uv: Uv, tmp_path: Path) -> None:
     """CUDA_PATH=<CUDA 12.9>:<CUDA 13.0>: one line naming both, and no build dir that a later build
     could trust."""
     venv = scratch_venv(uv, tmp_path / "venv", facts.default_cell(12).cuda)
     roots = [toolkit(uv, tmp_path / "cuda-12", "12.9"), toolkit(uv, tmp_path / "cuda-13", "13.0")]
     (roots[0] / "include" / "nvrtc.h").unlink()  # the first entry lacks a header the second has
     build_dir = builds.checkout / "build-mixed-cuda-path"
-    result = meson_setup(venv, builds.checkout, build_dir, check=False,
-                         CUDA_PATH=os.pathsep.join(map(str, roots)))
+    result = meson_setup(venv, builds.checkout, build_dir, check=False, CUDA_PATH=os.pathsep.join(map(str, roots)))
     errors = [line for line in (result.stdout + result.stderr).splitlines() if "ERROR:" in line]
     assert result.returncode != 0 and len(errors) == 1
-    assert errors[0].endswith(f"CUDA_PATH mixes toolkits: {roots[0] / 'include'} has CUDA 12.9 headers but "
-                              f"{roots[1] / 'include'} has CUDA 13.0: keep the entries of one toolkit in CUDA_PATH")
+    assert errors[0].endswith(
+        f"CUDA_PATH mixes toolkits: {roots[0] / 'include'} has CUDA 12.9 headers but "
+        f"{roots[1] / 'include'} has CUDA 13.0: keep the entries of one toolkit in CUDA_PATH"
+    )
     assert not (build_dir / "build.ninja").exists() and not (build_dir / "cuda-toolkit-pin.json").exists()
 
 
-def test_a_venv_reached_through_a_link_that_goes_keeps_building(builds: SessionBuilds, uv: Uv,
-                                                                tmp_path: Path) -> None:
+def test_a_venv_reached_through_a_link_that_goes_keeps_building(builds: SessionBuilds, uv: Uv, tmp_path: Path) -> None:
     """A venv set up through a link (its scripts name the link) that is later removed: the build dir
     recorded the venv's real path, and the next build after an edit still works."""
     python = devenv.find_python(facts.default_cell(13).python)
@@ -210,8 +225,11 @@ def test_a_venv_reached_through_a_link_that_goes_keeps_building(builds: SessionB
     link = tmp_path / "venv-link"
     link.symlink_to(real.root)
     via_link = Venv(13, link)
-    uv.install(via_link, *facts.requirements(facts.tool_pins()),
-               *facts.requirements(facts.cuda_pins(facts.default_cell(13).cuda)))
+    uv.install(
+        via_link,
+        *facts.requirements(facts.tool_pins()),
+        *facts.requirements(facts.cuda_pins(facts.default_cell(13).cuda)),
+    )
     assert str(link) in (link / "bin" / "meson").read_text().splitlines()[0]
     build_dir = set_up(builds, via_link, "build-through-a-link")
     link.unlink()
@@ -220,7 +238,9 @@ def test_a_venv_reached_through_a_link_that_goes_keeps_building(builds: SessionB
     assert "_context.pyx" in output
 
 
-def test_the_wrong_venv_after_a_wipe_says_the_directory_was_wiped(builds: SessionBuilds, venvs: dict[int, Venv]) -> None:
+def test_the_wrong_venv_after_a_wipe_says_the_directory_was_wiped(
+    builds: SessionBuilds, venvs: dict[int, Venv]
+) -> None:
     """`meson setup --wipe build-cu13` from the CUDA 12 venv: Meson empties the directory before
     any project code runs, so the refusal says the old build is gone."""
     build_dir = builds.checkout / "build-wiped-cu13"
@@ -230,8 +250,10 @@ def test_the_wrong_venv_after_a_wipe_says_the_directory_was_wiped(builds: Sessio
         errors = [line for line in (result.stdout + result.stderr).splitlines() if "ERROR:" in line]
         assert result.returncode != 0 and len(errors) == 1
         assert "build-wiped-cu13's name says CUDA 13" in errors[0]
-        assert errors[0].endswith("(build-wiped-cu13 was emptied by `meson setup --wipe` before this check: its "
-                                  "previous build is gone and is rebuilt in full once this is fixed)")
+        assert errors[0].endswith(
+            "(build-wiped-cu13 was emptied by `meson setup --wipe` before this check: its "
+            "previous build is gone and is rebuilt in full once this is fixed)"
+        )
     finally:
         shutil.rmtree(build_dir, ignore_errors=True)
 

@@ -20,19 +20,36 @@ from typing import Iterator
 
 import pytest
 
-from builds import (MAJORS, SessionBuilds, Venv, build_dir_copy, build_info, extension_modules, file_hashes,
-                    meson_configure, meson_setup, ninja, run, touched)
+from builds import (
+    MAJORS,
+    SessionBuilds,
+    Venv,
+    build_dir_copy,
+    build_info,
+    extension_modules,
+    file_hashes,
+    meson_configure,
+    meson_setup,
+    ninja,
+    run,
+    touched,
+)
 from cuda_core_build import facts
 
 
 def test_killed_build_then_rerun_matches_a_clean_build(builds: SessionBuilds) -> None:
     venv = builds.venvs[13]
     clean = file_hashes(builds.modules(13))
-    with build_dir_copy(builds, 13) as build_dir, \
-            touched(builds.checkout / "cuda_core/cuda/core/_event.pxd"):
+    with build_dir_copy(builds, 13) as build_dir, touched(builds.checkout / "cuda_core/cuda/core/_event.pxd"):
         # Kill ninja and its compilers as soon as the first C++ compile has started.
-        process = subprocess.Popen([venv.bin / "ninja", "-C", build_dir, "-j2"], env=venv.env(), text=True,
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(
+            [venv.bin / "ninja", "-C", build_dir, "-j2"],
+            env=venv.env(),
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         assert process.stdout is not None
         for line in process.stdout:
             if "Compiling C++ object" in line:
@@ -46,14 +63,22 @@ def test_killed_build_then_rerun_matches_a_clean_build(builds: SessionBuilds) ->
 
 
 def test_two_majors_built_at_once_in_one_checkout(builds: SessionBuilds) -> None:
-    with build_dir_copy(builds, 12) as cu12, \
-            build_dir_copy(builds, 13) as cu13, \
-            touched(builds.checkout / "cuda_core/cuda/core/_device.pyx"):
+    with (
+        build_dir_copy(builds, 12) as cu12,
+        build_dir_copy(builds, 13) as cu13,
+        touched(builds.checkout / "cuda_core/cuda/core/_device.pyx"),
+    ):
         dirs = {12: cu12, 13: cu13}
-        running = {major: subprocess.Popen([builds.venvs[major].bin / "ninja", "-C", dirs[major]],
-                                           env=builds.venvs[major].env(), text=True, stdout=subprocess.PIPE,
-                                           stderr=subprocess.STDOUT)
-                   for major in MAJORS}
+        running = {
+            major: subprocess.Popen(
+                [builds.venvs[major].bin / "ninja", "-C", dirs[major]],
+                env=builds.venvs[major].env(),
+                text=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+            )
+            for major in MAJORS
+        }
         for major, process in running.items():
             output, _ = process.communicate()
             assert process.returncode == 0, output
@@ -63,8 +88,7 @@ def test_two_majors_built_at_once_in_one_checkout(builds: SessionBuilds) -> None
             device_cpp = next(build_dir.glob("cuda_core/cuda/core/_device*.so.p/_device.pyx.cpp")).read_text()
             assert ("cuDeviceGetUuid_v2(" in device_cpp) == (major == 12)
             assert "ninja: no work to do." in ninja(builds.venvs[major], build_dir, "-n").stdout
-            assert file_hashes(extension_modules(builds.venvs[major], build_dir)) == \
-                file_hashes(builds.modules(major))
+            assert file_hashes(extension_modules(builds.venvs[major], build_dir)) == file_hashes(builds.modules(major))
 
 
 def test_setup_and_build_from_another_directory(builds: SessionBuilds, tmp_path: Path) -> None:
@@ -103,8 +127,9 @@ def test_failed_reconfigure_leaves_no_trusted_state(builds: SessionBuilds) -> No
     assert "Compiling" not in fixed.stdout
 
 
-def test_missing_headers_fail_setup_with_one_clear_line(builds: SessionBuilds, venvs: dict[int, Venv],
-                                                        tmp_path: Path) -> None:
+def test_missing_headers_fail_setup_with_one_clear_line(
+    builds: SessionBuilds, venvs: dict[int, Venv], tmp_path: Path
+) -> None:
     build_dir = builds.checkout / "build-no-headers"
     result = meson_setup(venvs[13], builds.checkout, build_dir, check=False, CUDA_PATH=str(tmp_path))
     assert result.returncode != 0
@@ -115,8 +140,9 @@ def test_missing_headers_fail_setup_with_one_clear_line(builds: SessionBuilds, v
 
 
 @pytest.mark.parametrize("value", ["11", "14", "twelve"])
-def test_unsupported_cuda_major_option_is_one_clear_line(builds: SessionBuilds, venvs: dict[int, Venv],
-                                                         value: str) -> None:
+def test_unsupported_cuda_major_option_is_one_clear_line(
+    builds: SessionBuilds, venvs: dict[int, Venv], value: str
+) -> None:
     build_dir = builds.checkout / f"build-major-{value}"
     result = meson_setup(venvs[13], builds.checkout, build_dir, f"-Dcuda-major={value}", check=False)
     errors = [line for line in (result.stdout + result.stderr).splitlines() if "ERROR:" in line]
@@ -158,8 +184,16 @@ def test_any_character_of_the_toolkit_path_reaches_the_compilers(builds: Session
         assert context.is_file() and build_info(build_dir)["cuda_major"] == 13
         assert os.readlink(build_dir / "cuda-config" / "include" / "cuda.h") == str(root / "include" / "cuda.h")
         # g++ read the private cuda.h through the link; the content check watches the file itself.
-        assert "cuda-config/include/cuda.h" in ninja(venv, build_dir, "-t", "deps", str(context.relative_to(build_dir)) +
-                                                      ".p/meson-generated__context.pyx.cpp.o").stdout
+        assert (
+            "cuda-config/include/cuda.h"
+            in ninja(
+                venv,
+                build_dir,
+                "-t",
+                "deps",
+                str(context.relative_to(build_dir)) + ".p/meson-generated__context.pyx.cpp.o",
+            ).stdout
+        )
         assert str(root / "include" / "cuda.h") in ninja(venv, build_dir, "-t", "deps", "cuda-inputs.stamp").stdout
     finally:
         shutil.rmtree(build_dir, ignore_errors=True)
@@ -199,8 +233,7 @@ def build_info_built(venv: Venv, build_dir: Path) -> dict[str, object]:
     return build_info(build_dir)
 
 
-def test_vanished_headers_fail_with_the_probes_line_before_any_compile(builds: SessionBuilds,
-                                                                        tmp_path: Path) -> None:
+def test_vanished_headers_fail_with_the_probes_line_before_any_compile(builds: SessionBuilds, tmp_path: Path) -> None:
     venv = builds.venvs[13]
     root = private_toolkit(venv, tmp_path / "cuda")
     build_dir = builds.checkout / "build-vanished-headers"
@@ -230,8 +263,7 @@ def private_bindings(venv: Venv, site: Path) -> Path:
     return site / dist_info.name
 
 
-def test_changed_bindings_fail_with_the_probes_line_before_any_compile(builds: SessionBuilds,
-                                                                        tmp_path: Path) -> None:
+def test_changed_bindings_fail_with_the_probes_line_before_any_compile(builds: SessionBuilds, tmp_path: Path) -> None:
     venv = builds.venvs[13]
     site = tmp_path / "site"
     dist_info = private_bindings(venv, site)
@@ -277,8 +309,7 @@ def test_cython_is_the_build_pythons_by_absolute_path(builds: SessionBuilds) -> 
 
 def test_a_build_from_a_shell_with_no_venv_uses_the_recorded_tools(builds: SessionBuilds) -> None:
     venv = builds.venvs[13]
-    with build_dir_copy(builds, 13) as build_dir, \
-            touched(builds.checkout / "cuda_core/cuda/core/_context.pyx"):
+    with build_dir_copy(builds, 13) as build_dir, touched(builds.checkout / "cuda_core/cuda/core/_context.pyx"):
         result = run([venv.bin / "ninja", "-C", build_dir], venv.env(activated=False), build_dir)
         assert "_context.pyx" in result.stdout
         assert file_hashes(extension_modules(venv, build_dir)) == file_hashes(builds.modules(13))

@@ -26,9 +26,17 @@ def test_each_module_is_installed_where_its_source_is(builds: SessionBuilds) -> 
 
 def test_setuptools_reference_builds_the_same_modules(builds: SessionBuilds) -> None:
     venv = builds.venvs[13]
-    listed = run([venv.python, REPO_ROOT / "benchmarks/reference_setuptools.py", "--modules-from",
-                  builds.build_dir(13), "--list-modules"],
-                 venv.env(PYTHONPATH=str(REPO_ROOT / "tools")), builds.checkout).stdout
+    listed = run(
+        [
+            venv.python,
+            REPO_ROOT / "benchmarks/reference_setuptools.py",
+            "--modules-from",
+            builds.build_dir(13),
+            "--list-modules",
+        ],
+        venv.env(PYTHONPATH=str(REPO_ROOT / "tools")),
+        builds.checkout,
+    ).stdout
     modules = json.loads(listed)
     assert set(modules) == set(builds.modules(13)) - {SHARED_UTILITY}
     assert modules["cuda.core._device"] == ["_device.pyx", "_cpp/uuid_format.cpp"]

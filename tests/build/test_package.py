@@ -41,34 +41,56 @@ def test_main_reports_build_and_no_driver(installed: dict[int, Path], venvs: dic
 
 @pytest.mark.parametrize("major", MAJORS)
 def test_public_names_and_compiled_major(installed: dict[int, Path], venvs: dict[int, Venv], major: int) -> None:
-    code = ("import json, cuda.core as c, cuda.core._utils.cuda_utils as u; "
-            "print(json.dumps([sorted(c.__all__), u.BUILD_MAJOR, c.Device.__module__, c.launch.__module__]))")
-    names, compiled_major, device_module, launch_module = json.loads(run_in(venvs[major], installed[major], "-c", code).stdout)
-    assert {"Buffer", "Device", "DeviceMemoryResource", "Event", "EventOptions", "Kernel", "LaunchConfig",
-            "LegacyPinnedMemoryResource", "ObjectCode", "Program", "ProgramOptions", "Stream", "StreamOptions",
-            "launch"} <= set(names)
+    code = (
+        "import json, cuda.core as c, cuda.core._utils.cuda_utils as u; "
+        "print(json.dumps([sorted(c.__all__), u.BUILD_MAJOR, c.Device.__module__, c.launch.__module__]))"
+    )
+    names, compiled_major, device_module, launch_module = json.loads(
+        run_in(venvs[major], installed[major], "-c", code).stdout
+    )
+    assert {
+        "Buffer",
+        "Device",
+        "DeviceMemoryResource",
+        "Event",
+        "EventOptions",
+        "Kernel",
+        "LaunchConfig",
+        "LegacyPinnedMemoryResource",
+        "ObjectCode",
+        "Program",
+        "ProgramOptions",
+        "Stream",
+        "StreamOptions",
+        "launch",
+    } <= set(names)
     assert (compiled_major, device_module, launch_module) == (major, "cuda.core._device", "cuda.core._launcher")
 
 
 @pytest.mark.parametrize("major", MAJORS)
 def test_error_mapping_names_the_cuda_result(installed: dict[int, Path], venvs: dict[int, Venv], major: int) -> None:
-    code = ("from cuda.core._utils.cuda_utils import check, CUDAError\n"
-            "check(0)\n"
-            "try:\n    check(1)\nexcept CUDAError as e:\n    print(e.code, e.name, e.description)\n")
+    code = (
+        "from cuda.core._utils.cuda_utils import check, CUDAError\n"
+        "check(0)\n"
+        "try:\n    check(1)\nexcept CUDAError as e:\n    print(e.code, e.name, e.description)\n"
+    )
     out = run_in(venvs[major], installed[major], "-c", code).stdout.split(maxsplit=2)
     assert out[:2] == ["1", "CUDA_ERROR_INVALID_VALUE"] and out[2].strip()
 
 
 @pytest.mark.parametrize("major", MAJORS)
 def test_device_without_driver_raises_cleanly(installed: dict[int, Path], venvs: dict[int, Venv], major: int) -> None:
-    code = ("import cuda.core\ntry:\n    cuda.core.Device()\nexcept cuda.core.DriverNotFoundError as e:\n"
-            "    print('clean:', e)\n")
+    code = (
+        "import cuda.core\ntry:\n    cuda.core.Device()\nexcept cuda.core.DriverNotFoundError as e:\n"
+        "    print('clean:', e)\n"
+    )
     assert run_in(venvs[major], installed[major], "-c", code).stdout.startswith("clean: no CUDA driver found")
 
 
 @pytest.mark.parametrize("built, other", [(12, 13), (13, 12)])
-def test_import_guard_refuses_bindings_of_the_other_major(installed: dict[int, Path], venvs: dict[int, Venv],
-                                                          built: int, other: int) -> None:
+def test_import_guard_refuses_bindings_of_the_other_major(
+    installed: dict[int, Path], venvs: dict[int, Venv], built: int, other: int
+) -> None:
     result = run_in(venvs[other], installed[built], "-c", "import cuda.core", check=False)
     assert result.returncode != 0
     last = result.stderr.strip().splitlines()[-1]
@@ -88,14 +110,21 @@ def test_importing_the_source_tree_says_it_is_not_a_build(builds: SessionBuilds,
 
 
 @pytest.mark.parametrize("major", MAJORS)
-def test_a_broken_bindings_import_is_not_called_missing(installed: dict[int, Path], venvs: dict[int, Venv],
-                                                        major: int) -> None:
+def test_a_broken_bindings_import_is_not_called_missing(
+    installed: dict[int, Path], venvs: dict[int, Venv], major: int
+) -> None:
     """When cuda-bindings is installed but does not import, cuda.core says so, with the error, instead
     of calling it not installed."""
-    code = ("import cuda.core as c; "
-            "print(c._bindings_import_failure(c._build_info.cuda_major, ImportError('no module named x')))")
+    code = (
+        "import cuda.core as c; "
+        "print(c._bindings_import_failure(c._build_info.cuda_major, ImportError('no module named x')))"
+    )
     message = run_in(venvs[major], installed[major], "-c", code).stdout.strip()
-    assert message.startswith(f"cuda.core was built for CUDA {major} and needs cuda-bindings {major}.x; "
-                              f"cuda-bindings {facts.bindings_pin(major)} is installed (in ")
-    assert message.endswith(f"but `import cuda.bindings` failed (no module named x): reinstall it: "
-                            f'pip install --force-reinstall "cuda-bindings=={major}.*"')
+    assert message.startswith(
+        f"cuda.core was built for CUDA {major} and needs cuda-bindings {major}.x; "
+        f"cuda-bindings {facts.bindings_pin(major)} is installed (in "
+    )
+    assert message.endswith(
+        f"but `import cuda.bindings` failed (no module named x): reinstall it: "
+        f'pip install --force-reinstall "cuda-bindings=={major}.*"'
+    )

@@ -60,12 +60,15 @@ typedef struct CUctx_st *CUcontext;
 #endif /* __cuda_cuda_h__ */
 """
 NVRTC_H = "#ifndef __NVRTC_H__\n#define __NVRTC_H__\ntypedef struct _nvrtcProgram *nvrtcProgram;\n#endif\n"
-PROFILER_H = "#ifndef __cudaProfiler_h__\n#define __cudaProfiler_h__\n#include \"cuda.h\"\n#endif\n"
-DRIVER_TYPES_H = "enum __device_builtin__ cudaError\n{\n    /** The API call returned with no errors. */\n    cudaSuccess = 0,\n};\n"
+PROFILER_H = '#ifndef __cudaProfiler_h__\n#define __cudaProfiler_h__\n#include "cuda.h"\n#endif\n'
+DRIVER_TYPES_H = (
+    "enum __device_builtin__ cudaError\n{\n    /** The API call returned with no errors. */\n    cudaSuccess = 0,\n};\n"
+)
 ALL_HEADERS = ("cuda.h", "nvrtc.h", "cudaProfiler.h", "driver_types.h")
 
 
 # --- helpers -------------------------------------------------------------------------------------
+
 
 def venv_python(major: int) -> Path:
     """The interpreter of .venvs/cuNN; fail (never skip) if the test command did not create it."""
@@ -77,14 +80,22 @@ def venv_python(major: int) -> Path:
 
 def site_packages(major: int) -> Path:
     """The site-packages of .venvs/cuNN, as its interpreter reports it."""
-    out = subprocess.run([venv_python(major), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [venv_python(major), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return Path(out.strip()).resolve()
 
 
-def run_probe(venv: int, *args: str | Path, env_updates: dict[str, str] | None = None,
-              drop: tuple[str, ...] = ("CUDA_PATH", "CUDA_HOME"), entry: str | None = None,
-              ) -> subprocess.CompletedProcess[str]:
+def run_probe(
+    venv: int,
+    *args: str | Path,
+    env_updates: dict[str, str] | None = None,
+    drop: tuple[str, ...] = ("CUDA_PATH", "CUDA_HOME"),
+    entry: str | None = None,
+) -> subprocess.CompletedProcess[str]:
     """Run tools/dev/cuda_probe.py (or, with ``entry``, ``python -m cuda_core_build.<entry>``, tools/ on
     PYTHONPATH as Meson runs it) with venv ``cu{venv}``'s python from an empty scratch dir.
 
@@ -97,8 +108,14 @@ def run_probe(venv: int, *args: str | Path, env_updates: dict[str, str] | None =
         env["PYTHONPATH"] = str(REPO_ROOT / "tools")
         command = ["-m", f"cuda_core_build.{entry}"]
     with tempfile.TemporaryDirectory(prefix="probe-cwd-") as cwd:
-        return subprocess.run([str(venv_python(venv)), *command, *map(str, args)], cwd=cwd, env=env,
-                              capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            [str(venv_python(venv)), *command, *map(str, args)],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
 
 
 def ok(result: subprocess.CompletedProcess[str]) -> dict[str, object]:
@@ -114,7 +131,7 @@ def error(result: subprocess.CompletedProcess[str], prefix: str = ERROR_PREFIX) 
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, f"expected one stderr line, got {len(lines)}:\n{result.stderr}"
     assert lines[0].startswith(prefix), lines[0]
-    return lines[0][len(prefix):]
+    return lines[0][len(prefix) :]
 
 
 def entry_error(result: subprocess.CompletedProcess[str], entry: str) -> str:
@@ -130,14 +147,19 @@ def make_toolkit(root: Path, version: int | str | None, headers: tuple[str, ...]
         define = version
     else:
         define = f"#define CUDA_VERSION {version}" if version is not None else "/* no version here */"
-    texts = {"cuda.h": CUDA_H.format(define=define), "nvrtc.h": NVRTC_H, "cudaProfiler.h": PROFILER_H,
-             "driver_types.h": DRIVER_TYPES_H}
+    texts = {
+        "cuda.h": CUDA_H.format(define=define),
+        "nvrtc.h": NVRTC_H,
+        "cudaProfiler.h": PROFILER_H,
+        "driver_types.h": DRIVER_TYPES_H,
+    }
     for name in headers:
         (include / name).write_text(texts[name])
     return root
 
 
 # --- successful probes ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("via", ["CUDA_PATH", "--cuda-path"])
 def test_fake_12_9_headers_only(tmp_path: Path, via: str) -> None:
@@ -192,6 +214,7 @@ def test_header_wheels_without_cuda_path(major: int) -> None:
 
 # --- the search order and path lists -------------------------------------------------------------
 
+
 def test_cuda_path_list_skips_a_root_without_cuda_h(tmp_path: Path) -> None:
     """CUDA_PATH="<empty dir>:<13.0 root>" finds cuda.h in the second root."""
     empty = tmp_path / "empty"
@@ -228,8 +251,7 @@ def test_cuda_home_used_when_cuda_path_unset(tmp_path: Path) -> None:
 def test_cuda_path_wins_over_cuda_home(tmp_path: Path) -> None:
     path_root = make_toolkit(tmp_path / "path", 13000)
     home_root = make_toolkit(tmp_path / "home", 12090)
-    result = ok(run_probe(13, "--headers-only", env_updates={"CUDA_PATH": str(path_root),
-                                                             "CUDA_HOME": str(home_root)}))
+    result = ok(run_probe(13, "--headers-only", env_updates={"CUDA_PATH": str(path_root), "CUDA_HOME": str(home_root)}))
     assert result["found_via"] == "CUDA_PATH" and result["major"] == 13
     assert result["include_dirs"] == [str(path_root / "include")]
 
@@ -237,8 +259,15 @@ def test_cuda_path_wins_over_cuda_home(tmp_path: Path) -> None:
 def test_cuda_path_option_wins_over_cuda_path(tmp_path: Path) -> None:
     option_root = make_toolkit(tmp_path / "option", 12090)
     env_root = make_toolkit(tmp_path / "env", 13000)
-    result = ok(run_probe(13, "--headers-only", "--cuda-path", option_root,
-                          env_updates={"CUDA_PATH": str(env_root), "CUDA_HOME": str(env_root)}))
+    result = ok(
+        run_probe(
+            13,
+            "--headers-only",
+            "--cuda-path",
+            option_root,
+            env_updates={"CUDA_PATH": str(env_root), "CUDA_HOME": str(env_root)},
+        )
+    )
     assert result["found_via"] == "--cuda-path" and result["major"] == 12
     assert result["include_dirs"] == [str(option_root / "include")]
 
@@ -254,6 +283,7 @@ def test_paths_with_spaces(tmp_path: Path) -> None:
 
 
 # --- failures ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("via", ["CUDA_PATH", "CUDA_HOME", "--cuda-path"])
 def test_missing_cuda_h(tmp_path: Path, via: str) -> None:
@@ -271,8 +301,9 @@ def test_missing_cuda_h(tmp_path: Path, via: str) -> None:
     assert not any(f"{other}=" in message for other in others), message
 
 
-def test_no_headers_anywhere_names_every_way_to_fix_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_headers_anywhere_names_every_way_to_fix_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """No CUDA_PATH/CUDA_HOME, no wheels, no default toolkit: MissingHeaders naming all the fixes."""
     monkeypatch.setattr(probe_library, "DEFAULT_TOOLKIT", tmp_path / "no-usr-local-cuda")
     monkeypatch.setattr(probe_library, "_toolkit_from_wheels", lambda names: None)
@@ -341,11 +372,17 @@ def test_missing_secondary_header(tmp_path: Path, major: int, version: int, miss
     that tree; where there are none, to install them (the base interpreter has none)."""
     root = make_toolkit(tmp_path / "cuda", version, headers=tuple(h for h in ALL_HEADERS if h != missing))
     message = error(run_probe(major, "--headers-only", env_updates={"CUDA_PATH": str(root)}))
-    assert message.startswith(f"{missing} not found in the CUDA {major}.{version % 1000 // 10} headers at "
-                              f"{root / 'include'} (via CUDA_PATH): ")
+    assert message.startswith(
+        f"{missing} not found in the CUDA {major}.{version % 1000 // 10} headers at "
+        f"{root / 'include'} (via CUDA_PATH): "
+    )
     assert "unset CUDA_PATH to use the CUDA" in message and f"header wheels installed here" in message
-    bare = subprocess.run([str(BASE_PYTHON), str(PROBE), "--headers-only"], capture_output=True, text=True,
-                          env={"PATH": os.environ["PATH"], "CUDA_PATH": str(root), "PYTHONPATH": str(PROBE.parent)})
+    bare = subprocess.run(
+        [str(BASE_PYTHON), str(PROBE), "--headers-only"],
+        capture_output=True,
+        text=True,
+        env={"PATH": os.environ["PATH"], "CUDA_PATH": str(root), "PYTHONPATH": str(PROBE.parent)},
+    )
     assert f"pip install {WHEELS[major]}" in error(bare)
 
 
@@ -354,10 +391,13 @@ def test_a_cuda_path_list_that_mixes_toolkits_is_refused(tmp_path: Path) -> None
     rest to a "CUDA 12" build. Refused, naming both directories and their versions."""
     runtime = make_toolkit(tmp_path / "runtime-12.9", 12090, headers=("cuda.h", "driver_types.h"))
     toolkit = make_toolkit(tmp_path / "cuda-13.0", 13000)
-    message = error(run_probe(12, "--headers-only",
-                              env_updates={"CUDA_PATH": os.pathsep.join([str(runtime), str(toolkit)])}))
-    assert message == (f"CUDA_PATH mixes toolkits: {runtime / 'include'} has CUDA 12.9 headers but "
-                       f"{toolkit / 'include'} has CUDA 13.0: keep the entries of one toolkit in CUDA_PATH")
+    message = error(
+        run_probe(12, "--headers-only", env_updates={"CUDA_PATH": os.pathsep.join([str(runtime), str(toolkit)])})
+    )
+    assert message == (
+        f"CUDA_PATH mixes toolkits: {runtime / 'include'} has CUDA 12.9 headers but "
+        f"{toolkit / 'include'} has CUDA 13.0: keep the entries of one toolkit in CUDA_PATH"
+    )
 
 
 def test_a_cuda_13_wheel_directory_cannot_serve_a_cuda_12_build(tmp_path: Path) -> None:
@@ -365,8 +405,9 @@ def test_a_cuda_13_wheel_directory_cannot_serve_a_cuda_12_build(tmp_path: Path) 
     CUDA 13's, whatever cuda.h says elsewhere."""
     runtime = make_toolkit(tmp_path / "runtime-12.9", 12090, headers=("cuda.h", "cudaProfiler.h", "driver_types.h"))
     nvrtc = make_toolkit(tmp_path / "site" / "nvidia" / "cu13", 13000, headers=("nvrtc.h",))
-    message = error(run_probe(12, "--headers-only",
-                              env_updates={"CUDA_PATH": os.pathsep.join([str(runtime), str(nvrtc)])}))
+    message = error(
+        run_probe(12, "--headers-only", env_updates={"CUDA_PATH": os.pathsep.join([str(runtime), str(nvrtc)])})
+    )
     assert f"{nvrtc / 'include'} holds NVIDIA's CUDA 13 header wheels" in message
 
 
@@ -376,26 +417,39 @@ def test_each_header_comes_from_the_first_entry_that_has_it(tmp_path: Path) -> N
     runtime = make_toolkit(tmp_path / "runtime", 12090, headers=("cuda.h", "driver_types.h"))
     unused = make_toolkit(tmp_path / "unused", 12090, headers=("cuda.h",))
     rest = make_toolkit(tmp_path / "rest", 12090, headers=("nvrtc.h", "cudaProfiler.h"))
-    result = ok(run_probe(12, "--headers-only", env_updates={
-        "CUDA_PATH": os.pathsep.join(str(root) for root in (runtime, unused, rest))}))
+    result = ok(
+        run_probe(
+            12,
+            "--headers-only",
+            env_updates={"CUDA_PATH": os.pathsep.join(str(root) for root in (runtime, unused, rest))},
+        )
+    )
     assert result["include_dirs"] == [str(runtime / "include"), str(rest / "include")]
-    assert result["header_sources"] == {"cuda.h": str(runtime / "include"), "driver_types.h": str(runtime / "include"),
-                                        "nvrtc.h": str(rest / "include"), "cudaProfiler.h": str(rest / "include")}
+    assert result["header_sources"] == {
+        "cuda.h": str(runtime / "include"),
+        "driver_types.h": str(runtime / "include"),
+        "nvrtc.h": str(rest / "include"),
+        "cudaProfiler.h": str(rest / "include"),
+    }
 
 
 @pytest.mark.parametrize("value", [os.pathsep, f" {os.pathsep} "])
 def test_a_cuda_path_of_separators_alone_is_named_as_written(value: str) -> None:
     message = error(run_probe(13, "--headers-only", env_updates={"CUDA_PATH": value}))
-    assert message == (f"CUDA_PATH={value!r} names no directory: set it to a CUDA toolkit root, "
-                       f"or unset it to use the header wheels")
+    assert message == (
+        f"CUDA_PATH={value!r} names no directory: set it to a CUDA toolkit root, or unset it to use the header wheels"
+    )
 
 
 # --- Meson's configure step: the pin and the environment laid out in cuda-config/ ----------------
 
-def configure(venv: int, build_dir: Path, *args: str | Path,
-              env_updates: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return run_probe(venv, "--build-dir", build_dir, "--compiler=c++", *args, env_updates=env_updates,
-                     entry="configure")
+
+def configure(
+    venv: int, build_dir: Path, *args: str | Path, env_updates: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return run_probe(
+        venv, "--build-dir", build_dir, "--compiler=c++", *args, env_updates=env_updates, entry="configure"
+    )
 
 
 def pinned(build_dir: Path) -> dict[str, object]:
@@ -411,8 +465,10 @@ def test_pin_survives_a_changed_cuda_path(tmp_path: Path) -> None:
     assert first.returncode == 0, first.stderr
     assert pinned(build)["include_dirs"] == [str(a / "include")]
     again = configure(13, build, env_updates={"CUDA_PATH": str(b)})
-    assert again.returncode == 0 and f"via CUDA_PATH: cuda.h, nvrtc.h, cudaProfiler.h, driver_types.h from " \
-        f"{a / 'include'};" in again.stdout
+    assert (
+        again.returncode == 0
+        and f"via CUDA_PATH: cuda.h, nvrtc.h, cudaProfiler.h, driver_types.h from {a / 'include'};" in again.stdout
+    )
     assert os.readlink(build / "cuda-config" / "include" / "cuda.h") == str(a / "include" / "cuda.h")
     assert configure(12, build, "--cuda-path", b, env_updates={"CUDA_PATH": str(a)}).returncode == 0
     assert pinned(build)["include_dirs"] == [str(b / "include")]
@@ -444,7 +500,8 @@ def test_configure_lays_out_one_toolkits_headers(tmp_path: Path) -> None:
     assert result.stdout.strip() == (
         f"CUDA 13.0 (CUDA_VERSION 13000) via CUDA_PATH: cuda.h, driver_types.h from {main / 'include'}; "
         f"nvrtc.h, cudaProfiler.h from {extra / 'include'}; cuda-bindings {BINDINGS[13]}; "
-        f"Cython {facts.cython_pin()}")
+        f"Cython {facts.cython_pin()}"
+    )
     include = build / "cuda-config" / "include"
     assert sorted(p.name for p in include.iterdir() if not p.name.startswith(".")) == sorted(ALL_HEADERS)
     assert os.readlink(include / "nvrtc.h") == str(extra / "include" / "nvrtc.h")
@@ -459,8 +516,9 @@ def test_configure_lays_out_one_toolkits_headers(tmp_path: Path) -> None:
 def test_configure_speaks_of_meson_options(tmp_path: Path) -> None:
     """Meson's step names -Dcuda-major and -Dcuda-path in its messages, the CLI --cuda-major."""
     root = make_toolkit(tmp_path / "cuda-12.9", 12090)
-    message = entry_error(configure(13, tmp_path / "build", "--cuda-major", "13",
-                                    env_updates={"CUDA_PATH": str(root)}), "configure")
+    message = entry_error(
+        configure(13, tmp_path / "build", "--cuda-major", "13", env_updates={"CUDA_PATH": str(root)}), "configure"
+    )
     assert "-Dcuda-major=13 but the headers" in message and "-Dcuda-path" in message
 
 
@@ -471,8 +529,20 @@ def test_build_info_and_depfile(tmp_path: Path) -> None:
     build = tmp_path / "build dir"
     assert configure(13, build, env_updates={"CUDA_PATH": str(root)}).returncode == 0
     build_info, depfile = build / "_build_info.py", build / "_build_info.py.d"
-    result = run_probe(13, "--facts", build / "cuda-config" / "facts.json", "--out", build_info, "--depfile", depfile,
-                       "--buildtype", "release", "--package-version", "0.4.0", entry="build_info")
+    result = run_probe(
+        13,
+        "--facts",
+        build / "cuda-config" / "facts.json",
+        "--out",
+        build_info,
+        "--depfile",
+        depfile,
+        "--buildtype",
+        "release",
+        "--package-version",
+        "0.4.0",
+        entry="build_info",
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""
     namespace: dict[str, object] = {}
@@ -480,8 +550,11 @@ def test_build_info_and_depfile(tmp_path: Path) -> None:
     assert namespace["cuda_major"] == 13
     assert namespace["cuda_version"] == 13000
     assert namespace["cuda_bindings_version"] == BINDINGS[13]
-    assert (namespace["buildtype"], namespace["cython_version"], namespace["version"]) == \
-        ("release", facts.cython_pin(), "0.4.0")
+    assert (namespace["buildtype"], namespace["cython_version"], namespace["version"]) == (
+        "release",
+        facts.cython_pin(),
+        "0.4.0",
+    )
     assert namespace["coverage"] is False
     text = depfile.read_text()
     target, _, deps = text.partition(": ")
@@ -493,6 +566,7 @@ def test_build_info_and_depfile(tmp_path: Path) -> None:
 
 
 # --- damaged or ambiguous inputs -----------------------------------------------------------------
+
 
 def test_damaged_pin_is_one_clear_error(tmp_path: Path) -> None:
     pin = tmp_path / "cuda-toolkit-pin.json"
@@ -584,5 +658,7 @@ def test_bad_argument_is_one_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize("value", ["11", "14", "twelve"])
 def test_unsupported_major_is_one_line_naming_the_choices(value: str) -> None:
     message = error(run_probe(13, "--cuda-major", value))
-    assert message.startswith(f"--cuda-major={value} is not a supported CUDA major: use one of auto, "
-                              + ", ".join(map(str, facts.supported_majors())))
+    assert message.startswith(
+        f"--cuda-major={value} is not a supported CUDA major: use one of auto, "
+        + ", ".join(map(str, facts.supported_majors()))
+    )

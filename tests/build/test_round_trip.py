@@ -26,8 +26,10 @@ def test_every_leg_builds_its_own_major(builds: SessionBuilds) -> None:
 
 def test_the_two_majors_differ_where_the_api_differs(builds: SessionBuilds) -> None:
     """Each build dir compiled its own compat .pxi: cuDeviceGetUuid_v2 on 12 only."""
-    sources = {major: next(builds.build_dir(major).glob("cuda_core/cuda/core/_device*.so.p/_device.pyx.cpp"))
-               .read_text() for major in MAJORS}
+    sources = {
+        major: next(builds.build_dir(major).glob("cuda_core/cuda/core/_device*.so.p/_device.pyx.cpp")).read_text()
+        for major in MAJORS
+    }
     assert "cuDeviceGetUuid_v2(" in sources[12]
     assert "cuDeviceGetUuid_v2(" not in sources[13] and "cuDeviceGetUuid(" in sources[13]
     first, second, _ = builds.round_trip()

@@ -25,8 +25,9 @@ ALLOWLIST = Path(__file__).with_name("stubtest-allowlist.txt")
 def compiled_modules(builds: SessionBuilds, major: int) -> list[str]:
     """Dotted names of the modules Meson builds for ``major`` from a .pyx of the checkout."""
     source = builds.checkout / "cuda_core"
-    return sorted(name for name in builds.modules(major)
-                  if (source / name.replace(".", "/")).with_suffix(".pyx").is_file())
+    return sorted(
+        name for name in builds.modules(major) if (source / name.replace(".", "/")).with_suffix(".pyx").is_file()
+    )
 
 
 @pytest.mark.parametrize("major", MAJORS)
@@ -34,9 +35,21 @@ def test_stubs_match_the_compiled_modules(builds: SessionBuilds, major: int, tmp
     venv, site = builds.venvs[major], builds.installed(major)
     modules = compiled_modules(builds, major)
     assert modules, "Meson builds no module from a .pyx"
-    result = run([venv.python, "-m", "mypy.stubtest", "--mypy-config-file", builds.checkout / "pyproject.toml",
-                  "--allowlist", ALLOWLIST, *modules],
-                 venv.env(PYTHONPATH=str(site)), tmp_path, check=False)
+    result = run(
+        [
+            venv.python,
+            "-m",
+            "mypy.stubtest",
+            "--mypy-config-file",
+            builds.checkout / "pyproject.toml",
+            "--allowlist",
+            ALLOWLIST,
+            *modules,
+        ],
+        venv.env(PYTHONPATH=str(site)),
+        tmp_path,
+        check=False,
+    )
     output = result.stdout + result.stderr
     assert result.returncode == 0, f"stubtest found errors in the stubs of cuda.core (cu{major}):\n{output}"
     assert f"no issues found in {len(modules)} modules" in output, output

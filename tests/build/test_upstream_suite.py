@@ -95,19 +95,54 @@ def suite(tmp_path_factory) -> dict:
     write_tree(base / "root", FILES)
     # "ours" has the post-release name; "nvidia" lacks it and is reached through a wrapper
     # python that adds its package (as NVIDIA's environment would have it installed).
-    write_tree(base / "ours", {"fakecore/__init__.py": "SIDE = 'ours'\n",
-                               "fakecore/mem.py": "class NewName:\n    ok = True\n", "fakecore/util.py": "OTHER = 1\n"})
-    write_tree(base / "nvidia", {"fakecore/__init__.py": "SIDE = 'nvidia'\n", "fakecore/mem.py": "OLD = 1\n",
-                                 "fakecore/util.py": "class LaterName:\n    ok = True\n"})
+    write_tree(
+        base / "ours",
+        {
+            "fakecore/__init__.py": "SIDE = 'ours'\n",
+            "fakecore/mem.py": "class NewName:\n    ok = True\n",
+            "fakecore/util.py": "OTHER = 1\n",
+        },
+    )
+    write_tree(
+        base / "nvidia",
+        {
+            "fakecore/__init__.py": "SIDE = 'nvidia'\n",
+            "fakecore/mem.py": "OLD = 1\n",
+            "fakecore/util.py": "class LaterName:\n    ok = True\n",
+        },
+    )
     wrapper = base / "nvidia-python"
     wrapper.write_text(f'#!/bin/sh\nPYTHONPATH="$PYTHONPATH:{base / "nvidia"}" exec {sys.executable} "$@"\n')
     wrapper.chmod(0o755)
     report = base / "report.json"
-    done = subprocess.run([sys.executable, str(TOOL), "--root", str(base / "root"), "--ours-python", sys.executable,
-                           "--ours-path", str(base / "ours"), "--nvidia-python", str(wrapper), "--timeout", "8",
-                           "--jobs", "2", "--post-release-name", "fakecore.mem:NewName",
-                           "--later-part-name", "fakecore.util:LaterName", "--json", str(report)],
-                          capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONFAULTHANDLER": "1"})
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(TOOL),
+            "--root",
+            str(base / "root"),
+            "--ours-python",
+            sys.executable,
+            "--ours-path",
+            str(base / "ours"),
+            "--nvidia-python",
+            str(wrapper),
+            "--timeout",
+            "8",
+            "--jobs",
+            "2",
+            "--post-release-name",
+            "fakecore.mem:NewName",
+            "--later-part-name",
+            "fakecore.util:LaterName",
+            "--json",
+            str(report),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return {"json": json.loads(report.read_text()), "table": done.stdout}
 
@@ -126,8 +161,10 @@ def test_counts_per_side(suite) -> None:
 
 
 def test_nvidia_only_passes_are_listed(suite) -> None:
-    assert suite["json"]["nvidia_passes_ours_not"] == ["test_later_part.py::test_uses_the_later_name",
-                                                       "test_plain.py::test_only_nvidia_passes"]
+    assert suite["json"]["nvidia_passes_ours_not"] == [
+        "test_later_part.py::test_uses_the_later_name",
+        "test_plain.py::test_only_nvidia_passes",
+    ]
     assert "2 tests pass on NVIDIA's cuda.core and not on ours" in suite["table"]
 
 
@@ -173,14 +210,36 @@ def test_failures_and_skips_say_why(suite) -> None:
 
 
 def test_the_deadline_ends_the_run_and_keeps_the_report(tmp_path) -> None:
-    write_tree(tmp_path / "root", {name: text for name, text in FILES.items()
-                                   if not name.endswith(("test_crash.py", "test_later_part.py"))})
+    write_tree(
+        tmp_path / "root",
+        {name: text for name, text in FILES.items() if not name.endswith(("test_crash.py", "test_later_part.py"))},
+    )
     write_tree(tmp_path / "ours", {"fakecore/__init__.py": "SIDE = 'ours'\n", "fakecore/mem.py": "OLD = 1\n"})
     report = tmp_path / "report.json"
-    done = subprocess.run([sys.executable, str(TOOL), "--root", str(tmp_path / "root"), "--ours-python", sys.executable,
-                           "--ours-path", str(tmp_path / "ours"), "--files", "test_slow.py", "test_plain.py",
-                           "--jobs", "1", "--deadline", "6", "--json", str(report)],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(TOOL),
+            "--root",
+            str(tmp_path / "root"),
+            "--ours-python",
+            sys.executable,
+            "--ours-path",
+            str(tmp_path / "ours"),
+            "--files",
+            "test_slow.py",
+            "test_plain.py",
+            "--jobs",
+            "1",
+            "--deadline",
+            "6",
+            "--json",
+            str(report),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     files = json.loads(report.read_text())["files"]
     slow, plain = files["test_slow.py"]["ours"], files["test_plain.py"]["ours"]
@@ -220,9 +279,14 @@ def load_tool():
 def test_layout_from_git_leaves_the_package_out(tmp_path) -> None:
     tool = load_tool()
     checkout = tmp_path / "cuda-python"
-    write_tree(checkout, {**{name: text for name, text in FILES.items() if "/test_" not in name},
-                          "cuda_core/tests/test_one.py": "def test_one():\n    pass\n",
-                          "cuda_core/cuda/core/__init__.py": "raise ImportError('the source package')\n"})
+    write_tree(
+        checkout,
+        {
+            **{name: text for name, text in FILES.items() if "/test_" not in name},
+            "cuda_core/tests/test_one.py": "def test_one():\n    pass\n",
+            "cuda_core/cuda/core/__init__.py": "raise ImportError('the source package')\n",
+        },
+    )
     git = ["git", "-C", str(checkout), "-c", "user.name=t", "-c", "user.email=t@t"]
     subprocess.run(["git", "init", "-q", str(checkout)], check=True)
     subprocess.run([*git, "add", "-A"], check=True)

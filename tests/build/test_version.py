@@ -60,5 +60,8 @@ def test_an_sdist_says_its_pkg_info_version(tmp_path: Path) -> None:
 def test_neither_a_checkout_nor_an_sdist_is_one_line(tmp_path: Path) -> None:
     result = version_of(tmp_path)
     assert result.returncode == 1 and result.stdout == ""
-    assert re.fullmatch(r"version: error: .* is neither a git checkout nor an unpacked sdist \(no \.git, no "
-                        r"PKG-INFO\): build from a clone of the repository or from its sdist\n", result.stderr)
+    assert re.fullmatch(
+        r"version: error: .* is neither a git checkout nor an unpacked sdist \(no \.git, no "
+        r"PKG-INFO\): build from a clone of the repository or from its sdist\n",
+        result.stderr,
+    )

@@ -32,8 +32,11 @@ TAGGED = "v2.7.1"  # the tag the python -m build test releases
 
 
 def install_target(venv: Venv, wheel: Path, target: Path) -> dict[str, str]:
-    run([venv.python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target", target, wheel],
-        venv.env(), target.parent)
+    run(
+        [venv.python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target", target, wheel],
+        venv.env(),
+        target.parent,
+    )
     return venv.env(PYTHONPATH=str(target))
 
 
@@ -49,7 +52,9 @@ def test_per_major_wheel(builds: SessionBuilds, major: int) -> None:
     header = metadata_header(wheel)
     assert f"Requires-Dist: cuda-bindings=={major}.*" in header
     assert f"Provides-Extra: cu{major}" in header
-    assert not [line for line in header if line.startswith("Provides-Extra: cu") and line != f"Provides-Extra: cu{major}"]
+    assert not [
+        line for line in header if line.startswith("Provides-Extra: cu") and line != f"Provides-Extra: cu{major}"
+    ]
     modules = builds.modules(major)
     assert sum(name.endswith(".so") for name in wheel.contents) == len(modules)
     for name in modules:
@@ -59,9 +64,24 @@ def test_per_major_wheel(builds: SessionBuilds, major: int) -> None:
 def test_packing_is_reproducible(builds: SessionBuilds, tmp_path: Path) -> None:
     """The same build packed twice: byte-identical wheel files, every entry stamped SOURCE_DATE_EPOCH."""
     venv = builds.venvs[13]
-    run([venv.python, "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps", "--no-index",
-         f"-Cbuild-dir={builds.build_dir(13)}", "-w", tmp_path, builds.checkout],
-        venv.env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH), builds.checkout)
+    run(
+        [
+            venv.python,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-build-isolation",
+            "--no-deps",
+            "--no-index",
+            f"-Cbuild-dir={builds.build_dir(13)}",
+            "-w",
+            tmp_path,
+            builds.checkout,
+        ],
+        venv.env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH),
+        builds.checkout,
+    )
     again = next(tmp_path.glob("cuda_core-*.whl"))
     assert again.read_bytes() == builds.wheel(13).read_bytes()
     stamp = datetime.fromtimestamp(int(SOURCE_DATE_EPOCH), tz=timezone.utc).timetuple()[:6]
@@ -78,13 +98,16 @@ def dual(builds: SessionBuilds, tmp_path_factory: pytest.TempPathFactory) -> Pat
 
 
 @pytest.mark.parametrize("major", MAJORS)
-def test_dual_wheel_picks_the_build_of_the_installed_bindings(dual: Path, venvs: dict[int, Venv], tmp_path: Path,
-                                                              major: int) -> None:
+def test_dual_wheel_picks_the_build_of_the_installed_bindings(
+    dual: Path, venvs: dict[int, Venv], tmp_path: Path, major: int
+) -> None:
     env = install_target(venvs[major], dual, tmp_path / "site")
     report = json.loads(run([venvs[major].python, "-m", "cuda.core", "--json"], env, tmp_path).stdout)
     assert report["build"]["cuda_major"] == major
-    code = ("import cuda.core, cuda.core._device as d, cuda.core._cyutility as u; print(d.__file__); "
-            "print(u.__file__); print(cuda.core.Device.__module__)")
+    code = (
+        "import cuda.core, cuda.core._device as d, cuda.core._cyutility as u; print(d.__file__); "
+        "print(u.__file__); print(cuda.core.Device.__module__)"
+    )
     where, utility, module = run([venvs[major].python, "-c", code], env, tmp_path).stdout.split()
     assert f"/cuda/core/_cu{major}/" in where and module == "cuda.core._device"
     assert f"/cuda/core/_cu{major}/_cyutility" in utility  # one shared utility module per major
@@ -103,8 +126,11 @@ def test_dual_wheel_metadata_offers_both_extras(dual: Path) -> None:
 def test_dual_wheel_keeps_the_headers_where_a_per_major_wheel_has_them(dual: Path) -> None:
     names = Wheel.read(dual).contents
     for header in ("utility.hpp", "layout.hpp", "dlpack.h", "aoti_shim.h"):
-        assert {f"cuda/core/_include/{header}", f"cuda/core/_cu12/_include/{header}",
-                f"cuda/core/_cu13/_include/{header}"} <= set(names), header
+        assert {
+            f"cuda/core/_include/{header}",
+            f"cuda/core/_cu12/_include/{header}",
+            f"cuda/core/_cu13/_include/{header}",
+        } <= set(names), header
 
 
 def altered_copy(source: Path, target_dir: Path, **build_info: str) -> Path:
@@ -122,11 +148,14 @@ def altered_copy(source: Path, target_dir: Path, **build_info: str) -> Path:
     return target
 
 
-@pytest.mark.parametrize("case, expected", [
-    ("same major", "are both CUDA 13 builds: build the CUDA 12 wheel into a directory of its own"),
-    ("other version", "different versions: {cu12} (CUDA 12) is 0.0.9, {cu13} (CUDA 13) is"),
-    ("other source", "{cu12} (CUDA 12) and {cu13} (CUDA 13) were built from different sources"),
-])
+@pytest.mark.parametrize(
+    "case, expected",
+    [
+        ("same major", "are both CUDA 13 builds: build the CUDA 12 wheel into a directory of its own"),
+        ("other version", "different versions: {cu12} (CUDA 12) is 0.0.9, {cu13} (CUDA 13) is"),
+        ("other source", "{cu12} (CUDA 12) and {cu13} (CUDA 13) were built from different sources"),
+    ],
+)
 def test_merge_refusals(builds: SessionBuilds, tmp_path: Path, case: str, expected: str) -> None:
     cu12, cu13 = builds.wheel(12), builds.wheel(13)
     if case == "same major":
@@ -161,16 +190,30 @@ def python_m_build(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pyte
     run([*GIT, "tag", TAGGED], env, checkout)  # a release: the sdist and the wheel say TAGGED's version
     dist = tmp_path_factory.mktemp("dist")
     # Built three directories deep in the unpacked sdist; the session builds one deep in its checkout.
-    result = run([venvs[13].python, "-m", "build", "--outdir", dist, "-Csetup-args=-Dcuda-major=12",
-                  "-Cbuild-dir=deep/er/build", checkout], env, checkout)
-    return PythonMBuild(next(dist.glob("cuda_core-*.tar.gz")), next(dist.glob("cuda_core-*.whl")),
-                        result.stdout + result.stderr)
+    result = run(
+        [
+            venvs[13].python,
+            "-m",
+            "build",
+            "--outdir",
+            dist,
+            "-Csetup-args=-Dcuda-major=12",
+            "-Cbuild-dir=deep/er/build",
+            checkout,
+        ],
+        env,
+        checkout,
+    )
+    return PythonMBuild(
+        next(dist.glob("cuda_core-*.tar.gz")), next(dist.glob("cuda_core-*.whl")), result.stdout + result.stderr
+    )
 
 
 @pytest.mark.slow
 @pytest.mark.network
-def test_python_m_build_makes_an_sdist_and_a_wheel_of_the_headers_major(python_m_build: PythonMBuild,
-                                                                        builds: SessionBuilds) -> None:
+def test_python_m_build_makes_an_sdist_and_a_wheel_of_the_headers_major(
+    python_m_build: PythonMBuild, builds: SessionBuilds
+) -> None:
     with tarfile.open(python_m_build.sdist) as archive:
         names = archive.getnames()
     assert any(n.endswith("/tools/cuda_core_build/backend.py") for n in names)
@@ -178,7 +221,10 @@ def test_python_m_build_makes_an_sdist_and_a_wheel_of_the_headers_major(python_m
     top_level = {n.split("/")[1] for n in names if n.count("/") >= 2}
     assert not {d for d in top_level if d == "build" or d.startswith(("build-", ".venvs", ".mesonpy"))}, top_level
     assert not any(n.endswith((".so", ".pyx.cpp", "_build_info.py")) for n in names)
-    assert f"building against NVIDIA's CUDA {facts.default_cell(12).cuda} header wheels (requirements/matrix.ini)" in python_m_build.output
+    assert (
+        f"building against NVIDIA's CUDA {facts.default_cell(12).cuda} header wheels (requirements/matrix.ini)"
+        in python_m_build.output
+    )
     wheel = Wheel.read(python_m_build.wheel)
     info = build_info_of(wheel)
     assert info["cuda_major"] == 12 and info["cuda_version"] == 12090
@@ -193,8 +239,9 @@ def test_python_m_build_makes_an_sdist_and_a_wheel_of_the_headers_major(python_m
 
 @pytest.mark.slow
 @pytest.mark.network
-def test_extension_modules_are_reproducible_across_build_paths(python_m_build: PythonMBuild,
-                                                               builds: SessionBuilds) -> None:
+def test_extension_modules_are_reproducible_across_build_paths(
+    python_m_build: PythonMBuild, builds: SessionBuilds
+) -> None:
     """The cu12 modules built from the sdist (another checkout, at another path), isolated (another
     environment), three directories deep, are byte-identical to the session's cu12 build, one deep
     in its checkout: no path, depth or time leaks into a module."""
@@ -227,8 +274,9 @@ def fresh_venv(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.T
 
 @pytest.mark.slow
 @pytest.mark.network
-def test_isolated_pip_install_keeps_the_installed_bindings(fresh_venv: FreshVenv, venvs: dict[int, Venv],
-                                                           tmp_path: Path) -> None:
+def test_isolated_pip_install_keeps_the_installed_bindings(
+    fresh_venv: FreshVenv, venvs: dict[int, Venv], tmp_path: Path
+) -> None:
     """Built for the major of the cuda-bindings already there, so pip kept them, and says why."""
     env = venvs[13].env(activated=False)
     python = fresh_venv.root / "bin/python"
@@ -237,22 +285,32 @@ def test_isolated_pip_install_keeps_the_installed_bindings(fresh_venv: FreshVenv
     assert report["cuda_bindings_installed"] == facts.bindings_pin(12)
     assert f"cuda-bindings {facts.bindings_pin(12)} is installed in" in fresh_venv.output
     assert "building for CUDA 12, which keeps it" in fresh_venv.output
-    requires = run([python, "-c", "import importlib.metadata as m; print(m.requires('cuda-core'))"], env, tmp_path).stdout
+    requires = run(
+        [python, "-c", "import importlib.metadata as m; print(m.requires('cuda-core'))"], env, tmp_path
+    ).stdout
     assert "cuda-bindings==12.*" in requires
 
 
 @pytest.mark.slow
 @pytest.mark.network
-def test_wrong_major_refuses_to_import_in_a_fresh_venv(fresh_venv: FreshVenv, builds: SessionBuilds,
-                                                       venvs: dict[int, Venv], tmp_path: Path) -> None:
+def test_wrong_major_refuses_to_import_in_a_fresh_venv(
+    fresh_venv: FreshVenv, builds: SessionBuilds, venvs: dict[int, Venv], tmp_path: Path
+) -> None:
     """The cu13 wheel beside the fresh venv's CUDA 12 bindings (from PyPI): the clear ImportError."""
     target = tmp_path / "site"
     python = fresh_venv.root / "bin/python"
-    run([python, "-m", "pip", "install", "-q", "--no-deps", "--target", target, builds.wheel(13)],
-        venvs[13].env(activated=False), tmp_path)
-    result = subprocess.run([python, "-c", "import cuda.core"],
-                            env=venvs[13].env(activated=False, PYTHONPATH=str(target)), cwd=tmp_path,
-                            capture_output=True, text=True)
+    run(
+        [python, "-m", "pip", "install", "-q", "--no-deps", "--target", target, builds.wheel(13)],
+        venvs[13].env(activated=False),
+        tmp_path,
+    )
+    result = subprocess.run(
+        [python, "-c", "import cuda.core"],
+        env=venvs[13].env(activated=False, PYTHONPATH=str(target)),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode != 0
     last = result.stderr.strip().splitlines()[-1]
     assert "built for CUDA 13" in last and "is for CUDA 12" in last and 'pip install "cuda-bindings==13.*"' in last
@@ -270,8 +328,12 @@ def test_every_python_stub_pxd_and_header_is_installed(builds: SessionBuilds, ma
     """Every .py, .pyi, .pxd and header under cuda_core/cuda/core is in the wheel, or named in
     NOT_INSTALLED with its reason: a module or a stub that a meson.build forgot fails here."""
     root = builds.checkout / "cuda_core"
-    sources = {path.relative_to(root).as_posix() for pattern in INSTALLABLE
-               for path in (root / "cuda" / "core").rglob(pattern) if "__pycache__" not in path.parts}
+    sources = {
+        path.relative_to(root).as_posix()
+        for pattern in INSTALLABLE
+        for path in (root / "cuda" / "core").rglob(pattern)
+        if "__pycache__" not in path.parts
+    }
     packed = set(Wheel.read(builds.wheel(major)).contents)
     assert sorted(sources - packed - set(NOT_INSTALLED)) == []
     assert set(NOT_INSTALLED) <= sources, "NOT_INSTALLED names a file that is gone"
