@@ -26,7 +26,7 @@ from cuda.core._launch_config cimport LaunchConfig
 from cuda.core._memory._buffer cimport Buffer, pointer_value
 from cuda.core._module cimport Kernel
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device
-from cuda.core.graph._graph_builder cimport Graph
+from cuda.core.graph._graph_builder cimport Graph  # no-cython-lint: used in the included _executable_nodes.pxi
 from cuda.core.graph._graph_definition cimport GraphCondition, GraphDefinition, wrap_graph
 from cuda.core.graph._graph_node cimport GraphNode, attach_node, detach_owned, keep_for, keep_for_clone
 from cuda.core.graph._host_callback cimport is_python_trampoline, resolve_host_callback
