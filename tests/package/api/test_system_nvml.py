@@ -520,8 +520,10 @@ def test_pci_cooler_and_event_data_over_nvml_structs(system, nvml) -> None:
     pci.pci_device_id = 0x233510DE
     assert (_device.PciInfo(pci, 0).vendor_id, _device.PciInfo(pci, 0).device_id) == (0x10DE, 0x2335)
     cooler = nvml.CoolerInfo_v1()
-    cooler.signal_type = int(nvml.CoolerControl.VARIABLE)
-    cooler.target = int(nvml.CoolerTarget.GPU_RELATED)
+    from cuda.core.system._nvml_support import nvml_member
+
+    cooler.signal_type = int(nvml_member(nvml.CoolerControl, "VARIABLE"))  # THERMAL_COOLER_SIGNAL_VARIABLE in 13.2-13.4
+    cooler.target = int(nvml_member(nvml.CoolerTarget, "GPU_RELATED"))
     info = _device.CoolerInfo(cooler)
     assert info.signal_type is typing.CoolerControl.VARIABLE
     assert info.target == [typing.CoolerTarget.GPU, typing.CoolerTarget.MEMORY, typing.CoolerTarget.POWER_SUPPLY]
@@ -540,10 +542,14 @@ def test_thermal_and_pstates_over_nvml_structs(system, nvml) -> None:
     settings = nvml.GpuThermalSettings()
     settings.count = 2
     sensors = list(_device.ThermalSettings(settings))
-    assert len(sensors) == 2 and all(isinstance(s, _device.ThermalSensor) for s in sensors)
+    from cuda.core.system._nvml_support import struct_array
+
+    exposed = len(struct_array(settings.sensor))  # 3; 1 where the bindings show only the first
+    assert exposed >= 1
+    assert len(sensors) == min(2, exposed) and all(isinstance(s, _device.ThermalSensor) for s in sensors)
     assert isinstance(sensors[0].target, system.typing.ThermalTarget)
     pstates = _device.GpuDynamicPstatesInfo(nvml.GpuDynamicPstatesInfo())
-    assert len(pstates) == nvml.MAX_GPU_UTILIZATIONS
+    assert len(pstates) == len(struct_array(nvml.GpuDynamicPstatesInfo().utilization)) >= 1
     assert all(isinstance(u.is_present, bool) and isinstance(u.percentage, int) for u in pstates)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cuda.core.system._nvml_support import require_nvml
+from cuda.core.system._nvml_support import require_nvml, struct_array
 
 # First, so that without NVML bindings the ImportError names what was asked for.
 nvml = require_nvml("cuda.core.system.Device")
@@ -138,7 +138,7 @@ class GpuDynamicPstatesInfo:
 
     def __init__(self, gpu_dynamic_pstates_info: Any) -> None:
         self._info = gpu_dynamic_pstates_info
-        self._utilization = gpu_dynamic_pstates_info.utilization
+        self._utilization = struct_array(gpu_dynamic_pstates_info.utilization)
 
     def __len__(self) -> int:
         return len(self._utilization)

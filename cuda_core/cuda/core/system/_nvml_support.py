@@ -116,6 +116,16 @@ def require_nvml(what: str) -> ModuleType:
 _NO_DEFAULT = object()
 
 
+def struct_array(entries: Any) -> list[Any]:
+    """The entries of an array field of an NVML struct (GpuThermalSettings.sensor,
+    GpuDynamicPstatesInfo.utilization). cuda-bindings 12.9 and 13.5 give a sequence; 13.2 to 13.4
+    give one struct view, of the first entry, and no way to the others."""
+    try:
+        return [entries[i] for i in range(len(entries))]
+    except TypeError:
+        return [entries]
+
+
 def nvml_member(enum_type: Any, name: str, default: Any = _NO_DEFAULT) -> Any:
     """NVML's member ``name`` of ``enum_type`` (an enum of cuda.bindings.nvml).
 

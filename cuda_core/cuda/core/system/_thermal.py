@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cuda.core.system._nvml_support import nvml_member, require_nvml
+from cuda.core.system._nvml_support import nvml_member, require_nvml, struct_array
 
 # First, so that without NVML bindings the ImportError names what was asked for.
 nvml = require_nvml("cuda.core.system.Device")
@@ -142,14 +142,15 @@ class ThermalSettings:
 
     def __init__(self, thermal_settings: Any) -> None:
         self._settings = thermal_settings
+        self._sensors = struct_array(thermal_settings.sensor)
 
     def __len__(self) -> int:
-        return min(int(self._settings.count), len(self._settings.sensor))
+        return min(int(self._settings.count), len(self._sensors))
 
     def __getitem__(self, idx: int) -> ThermalSensor:
         if not -len(self) <= idx < len(self):
             raise IndexError(f"thermal sensor {idx} out of range for {len(self)} sensors")
-        return ThermalSensor(self._settings.sensor[idx % len(self)], self._settings)
+        return ThermalSensor(self._sensors[idx % len(self)], self._settings)
 
 
 class Temperature:
