@@ -71,8 +71,8 @@ def document(text: str, seconds: float) -> str:
         "Every cell of `requirements/matrix.ini`, built and its package tests (tests/package) run by\n"
         "`python3 tools/dev/run_matrix.py --write`. The headers column is NVIDIA's\n"
         "`nvidia-cuda-runtime` wheel of the cell's CUDA minor; the build column is meson-python's\n"
-        "full build of the package in the cell's venv. Without a GPU, the GPU tests skip (counted\n"
-        "as skipped).\n\n"
+        "build of the package in the cell's build dir (build/cells/CELL, kept: a full build the first\n"
+        "time, then what changed since). Without a GPU, the GPU tests skip (counted as skipped).\n\n"
         f"Run on {today}, {machine}, in {seconds / 60:.0f} minutes.\n\n" + text
     )
 
