@@ -105,6 +105,10 @@ def scratch_checkout(parent: Path, name: str) -> Path:
         if (REPO_ROOT / entry).is_file():
             (target / entry).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(REPO_ROOT / entry, target / entry)
+    # A git repository of one commit: the build reads its version from git at configure.
+    identity = ["-c", "user.name=build_bench", "-c", "user.email=build_bench@localhost"]
+    for args in (["init", "-q"], ["add", "-A"], [*identity, "commit", "-q", "-m", "snapshot"]):
+        subprocess.run(["git", *args], cwd=target, capture_output=True, check=True)
     return target
 
 
