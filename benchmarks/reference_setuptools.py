@@ -119,6 +119,14 @@ def main(argv: list[str] | None = None) -> int:
     # Device resources: Meson's choice of _compat/resources/ by the headers' and bindings' minor.
     bindings_minor = tuple(int(part) for part in bindings.version.split(".")[:2])
     resources = "cuda13_1" if toolkit.cuda_version >= 13010 and bindings_minor >= (13, 1) else "before13_1"
+    # Device attributes: cuda-bindings 12.9 and 13.x have the 12.9 ones, 12.8 does not.
+    attributes = "cuda12_9" if bindings_minor >= (12, 9) else "before12_9"
+    # The modules include the .pxi files written beside them as "source/...": Meson's build
+    # dir links cuda-config/source to the package; here a directory of the same one link.
+    includes = REPO_ROOT / "build" / "reference-include"
+    includes.mkdir(parents=True, exist_ok=True)
+    if not (includes / "source").is_symlink():
+        (includes / "source").symlink_to(CORE)
     ext_modules = cythonize(
         extensions,
         nthreads=jobs,
@@ -127,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
             str(PACKAGE_ROOT),
             str(CORE / "_compat" / f"cu{major}"),
             str(CORE / "_compat" / "resources" / resources),
+            str(CORE / "_compat" / "attributes" / attributes),
+            str(includes),
             bindings.pxd_root,
         ],
         compile_time_env={"CUDA_CORE_BUILD_MAJOR": major},
