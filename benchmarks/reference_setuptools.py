@@ -37,7 +37,8 @@ import sys
 from pathlib import Path
 
 try:
-    from cuda_core_build import build_info, probe
+    from cuda_core_build import probe, steps
+    from cuda_core_build.request import Request
 except ImportError:
     sys.exit("reference_setuptools: cannot import cuda_core_build: run it with PYTHONPATH=tools")
 
@@ -95,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     from Cython.Build import cythonize
     from setuptools import Extension, setup
 
-    toolkit, bindings = probe.probe("", "auto")
+    toolkit, bindings = probe.probe(Request())
     assert bindings is not None
     major = toolkit.major
     stamp = REPO_ROOT / "build" / "cuda-major.stamp"
@@ -116,11 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         for name, sources in modules.items()
     ]
     jobs = os.cpu_count() or 1
-    # Device resources: Meson's choice of _compat/resources/ by the headers' and bindings' minor.
-    bindings_minor = tuple(int(part) for part in bindings.version.split(".")[:2])
-    resources = "cuda13_1" if toolkit.cuda_version >= 13010 and bindings_minor >= (13, 1) else "before13_1"
-    # Device attributes: cuda-bindings 12.9 and 13.x have the 12.9 ones, 12.8 does not.
-    attributes = "cuda12_9" if bindings_minor >= (12, 9) else "before12_9"
+    # The _compat variants: the Meson build's own choice for these headers and bindings.
+    compat = steps.compat_choices(toolkit, bindings)
     # The modules include the .pxi files written beside them as "source/...": Meson's build
     # dir links cuda-config/source to the package; here a directory of the same one link.
     includes = REPO_ROOT / "build" / "reference-include"
@@ -133,11 +131,9 @@ def main(argv: list[str] | None = None) -> int:
         build_dir=str(REPO_ROOT / "build" / f"cython-cu{major}"),
         include_path=[
             str(PACKAGE_ROOT),
-            str(CORE / "_compat" / f"cu{major}"),
-            str(CORE / "_compat" / "resources" / resources),
-            str(CORE / "_compat" / "attributes" / attributes),
+            *sorted({str(CORE / "_compat" / variant) for variant in compat.values()}),
             str(includes),
-            bindings.pxd_root,
+            bindings.root,
         ],
         compile_time_env={"CUDA_CORE_BUILD_MAJOR": major},
         compiler_directives={"language_level": 3, "linetrace": args.coverage},
@@ -158,10 +154,11 @@ def main(argv: list[str] | None = None) -> int:
         "cuda_version": toolkit.cuda_version,
         "cuda_bindings_version": bindings.version,
         "cython_version": Cython.__version__,
+        "buildtype": "release",
+        "coverage": args.coverage,
     }
-    (CORE / "_build_info.py").write_text(
-        build_info.build_info_source(found, "release", args.coverage, "reference", "reference")
-    )
+    text = "".join(f"{name} = {value!r}\n" for name, value in found.items())
+    (CORE / "_build_info.py").write_text(f"version = 'reference'\n{text}source_digest = 'reference'\n")
     stamp.parent.mkdir(exist_ok=True)
     stamp.write_text(wanted)
     return 0

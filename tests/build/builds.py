@@ -23,12 +23,11 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 import pytest
-
 from cuda_core_build import facts
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -125,7 +124,7 @@ def ninja(venv: Venv, build_dir: Path, *args: str, check: bool = True, **env: st
     return run([venv.bin / "ninja", "-C", build_dir, *args], venv.env(**env), build_dir, check=check)
 
 
-CHECK_STEP = "cuda-inputs.stamp"  # the build's first step: what it reads from outside its sources, by content
+CHECK_STEP = "cuda-config/environment.json"  # the build's first step, the content check (an output of it)
 
 
 def dry_run(venv: Venv, build_dir: Path, **env: str) -> str:
@@ -242,7 +241,7 @@ def touched(path: Path) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def build_dir_copy(builds: "SessionBuilds", major: int) -> Iterator[Path]:
+def build_dir_copy(builds: SessionBuilds, major: int) -> Iterator[Path]:
     """A copy of the session's build dir of ``major``, free to break, at the original's path: Meson
     records its build dir absolutely (its wrapped custom steps run there), so a copy elsewhere would
     write into the original. The original waits renamed beside it and comes back afterwards."""

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 import devenv
+import pytest
 from builds import MAJORS, SessionBuilds, Uv, Venv, copy_checkout, venv_for
 
 

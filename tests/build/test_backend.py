@@ -5,11 +5,11 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
 import pytest
-
 from builds import REPO_ROOT, Venv, run
 from cuda_core_build import backend, facts
 from cuda_core_build import probe as cuda_probe
@@ -29,7 +29,8 @@ def nothing_found(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """No CUDA_PATH/CUDA_HOME, no header wheels, and /usr/local/cuda replaced by an empty dir."""
     for variable in ("CUDA_PATH", "CUDA_HOME"):
         monkeypatch.delenv(variable, raising=False)
-    monkeypatch.setattr(cuda_probe, "_toolkit_from_wheels", lambda names: None)
+    monkeypatch.setattr(cuda_probe, "wheel_headers", lambda: None)
+    monkeypatch.setattr(cuda_probe, "conda_headers", lambda: None)
     monkeypatch.setattr(cuda_probe, "DEFAULT_TOOLKIT", tmp_path / "no-cuda")
     return tmp_path / "no-cuda"
 
@@ -38,8 +39,19 @@ def test_requires_bindings_pinned_to_the_headers_found(monkeypatch: pytest.Monke
     monkeypatch.setenv("CUDA_PATH", str(fake_toolkit(tmp_path / "cuda-12.9", 12090)))
     requires = backend.get_requires_for_build_wheel({})
     assert "cuda-bindings==12.9.*" in requires
-    assert set(facts.requirements(facts.tool_pins())) <= set(requires)
+    assert set(facts.tool_ranges()) <= set(requires)
     assert not any(r.startswith("nvidia-") for r in requires)
+
+
+def test_an_isolated_build_requires_tool_ranges_from_the_floor(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A packager with any tool from the floor set up to the next major can build: no exact pin."""
+    monkeypatch.setenv("CUDA_PATH", str(fake_toolkit(tmp_path / "cuda-13", 13000)))
+    requires = backend.get_requires_for_build_wheel({})
+    floor = facts.tool_pins("floor")
+    for tool in ("meson", "meson-python", "ninja", "cython"):
+        named = [r for r in requires if re.split(r"[<>=!~ ;\[]", r, maxsplit=1)[0].lower() == tool]
+        assert named and not any("==" in r for r in named), (tool, requires)
+        assert f"{tool}>={floor[tool]},<{int(floor[tool].split('.')[0]) + 1}" in named
 
 
 def test_no_toolkit_at_all_requires_the_cuda13_header_wheels(nothing_found: Path) -> None:

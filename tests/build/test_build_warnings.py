@@ -7,8 +7,8 @@ first leg of each major is its full build. A line with ``warning:`` (any case) i
 the place it names is a file of the checkout, or a file the build generates from one (the
 modules' C++ in the build dir), or when it names no file at all (a tool warning about the
 flags or options we pass). It is not ours when the place lies outside the checkout: the CUDA
-headers and cuda-bindings' .pxd files, which the build reaches through its cuda-config/
-links, system headers, and Cython's shared utility module (_cyutility), Cython's own code.
+headers and cuda-bindings' .pxd files, which the build reads from its cuda-config/
+copies, system headers, and Cython's shared utility module (_cyutility), Cython's own code.
 
 Cython's ``performance hint:`` lines are not warnings and do not fail this test: they point
 at code that costs speed (a cdef function whose exception check needs the GIL, ...), where
@@ -23,12 +23,11 @@ import re
 from pathlib import Path, PurePosixPath
 
 import pytest
-
 from builds import MAJORS, SessionBuilds
 
 # A place in a compiler's message: PATH:LINE: or PATH:LINE:COLUMN:, the path without spaces.
 _PLACE = re.compile(r"(?P<path>[^\s:'\"]+):\d+(?::\d+)?:")
-_NOT_OURS = {"cuda-config"}  # the build dir's links to the CUDA headers and cuda-bindings' .pxd files
+_NOT_OURS = {"cuda-config"}  # the build dir's copies of the CUDA headers and cuda-bindings' .pxd files
 
 
 def place_of(line: str) -> str | None:
@@ -86,7 +85,7 @@ SAMPLES = [  # the four warnings this test was written against, and what is not 
     ("../cuda_core/cuda/core/_cpp/uuid_format.hpp:3:1: warning: unused variable 'x' [-Wunused-variable]", True),
     ("cc1plus: warning: command-line option '-Wfoo' is valid for C but not for C++", True),
     ("../meson.build:12: WARNING: Project uses a feature deprecated since 1.1", True),
-    ("cuda-config/include/cuda.h:100:5: warning: 'x' is deprecated [-Wdeprecated-declarations]", False),
+    ("cuda-config/cuda.h:100:5: warning: 'x' is deprecated [-Wdeprecated-declarations]", False),
     ("warning: /tmp/checkout/build-cu13/cuda-config/bindings/cuda/bindings/cydriver.pxd:7:0: redeclared", False),
     ("/usr/include/c++/12/bits/stl_vector.h:1:2: warning: something", False),
     ("cuda_core/cuda/core/_cyutility.cpp:10:2: warning: unused function", False),

@@ -18,7 +18,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from builds import MAJORS, SessionBuilds, Uv, run
 from cuda_core_build import facts
 

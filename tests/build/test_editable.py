@@ -15,8 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from builds import MAJORS, SessionBuilds, Venv, cython_steps, edited, ninja, run
+from builds import MAJORS, SessionBuilds, Venv, cython_steps, edited, ninja, run, touched
 from cuda_core_build import facts
 
 PROBE_CODE = "import cuda.bindings, cuda.core, cuda.core._build_info as b; print(b.cuda_major, cuda.core.__file__)"
@@ -174,7 +173,7 @@ def test_concurrent_imports_after_an_edit_take_turns(editable: Path, builds: Ses
         assert len(rebuilt) == 1 and "[1/" in rebuilt[0] and "_context.pyx" in rebuilt[0], outputs
         assert "ninja: no work to do." in ninja(venv, build_dir, "-n").stdout
         deps = ninja(venv, build_dir, "-t", "deps", "cuda_core/cuda/core/_build_info.py").stdout
-        assert "cuda-config/facts.json" in deps and "(VALID)" in deps
+        assert "cuda-config/environment.json" in deps and "(VALID)" in deps
         module = builds.modules(13)["cuda.core._context"]
         concurrent = module.read_bytes()
         os.utime(source)
@@ -221,7 +220,7 @@ def test_a_deleted_build_dir_is_one_import_error_and_spares_the_other_packages(
     assert broken.returncode != 0 and last.startswith(
         f"ImportError: cuda.core is installed editable, but its build directory {doomed} is gone"
     )
-    assert last.endswith(f"reinstall it with: pip install --no-build-isolation -e {editable}")
+    assert last.endswith(f"reinstall it with: {venv.python} -m pip install --no-build-isolation -e {editable}")
     others = run(
         [venv.python, "-c", "import cuda.bindings.driver, cuda.pathfinder; print('fine')"], venv.env(), tmp_path
     )
@@ -276,7 +275,7 @@ def test_a_build_dir_without_its_setup_is_one_import_error(
         last = broken.stderr.strip().splitlines()[-1]
         assert broken.returncode != 0 and last == (
             f"ImportError: cuda.core is installed editable, but its build directory {partial} holds no finished "
-            f"Meson setup (no meson-info/intro-install_plan.json): reinstall it with: pip install "
+            f"Meson setup (no meson-info/intro-install_plan.json): reinstall it with: {venv.python} -m pip install "
             f"--no-build-isolation -e {editable}"
         )
         assert "Traceback" in broken.stderr and "FileNotFoundError" not in broken.stderr
@@ -342,3 +341,50 @@ def test_a_regular_cuda_package_is_not_hidden(editable: Path, builds: SessionBui
         str(editable / "cuda_core/cuda/core/__init__.py"),
     ]
     assert result.stderr == ""
+
+
+def install_editable(python: Path, venv: Venv, build_dir: Path, checkout: Path) -> None:
+    command = [python, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-deps", f"-Cbuild-dir={build_dir}"]
+    run([*command, "-e", checkout], venv.env(), checkout)
+
+
+def test_a_venv_installed_through_a_link_that_goes_still_imports(
+    editable: Path, builds: SessionBuilds, tmp_path: Path
+) -> None:
+    """The cu13 venv reached through a link for the install (meson-python records the Python it ran):
+    the build directory holds the real paths, so with the link removed an edit still rebuilds on import."""
+    venv, build_dir = builds.venvs[13], builds.build_dir(13)
+    link = tmp_path / "venv-link"
+    link.symlink_to(venv.root)
+    try:
+        install_editable(link / "bin" / "python", Venv(13, link), build_dir, editable)
+        link.unlink()
+        with touched(editable / "cuda_core/cuda/core/_context.pyx"):
+            result = run([venv.python, "-c", "import cuda.core._context"], venv.env(), tmp_path)
+        assert "cuda-core: rebuilding the editable cuda.core" in result.stderr and "_context.pyx" in result.stderr
+    finally:
+        install_editable(venv.python, venv, build_dir, editable)
+
+
+def read_only(path: Path, command: list[str | Path], venv: Venv, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``command`` with ``path`` mounted read-only (a private mount in a user namespace)."""
+    script = f'mount --bind "{path}" "{path}" && mount -o remount,bind,ro "{path}" && exec "$@"'
+    wrapped = ["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", script, "sh", *map(str, command)]
+    return subprocess.run(wrapped, env=venv.env(), cwd=cwd, text=True, capture_output=True)
+
+
+def test_a_read_only_build_dir_imports_when_up_to_date(editable: Path, builds: SessionBuilds, tmp_path: Path) -> None:
+    """An up-to-date editable install whose build directory is read-only imports (no lock can be taken,
+    nothing is written); one that needs a rebuild says the directory is read-only and what to do."""
+    venv, build_dir = builds.venvs[13], builds.build_dir(13)
+    ninja(venv, build_dir)
+    if read_only(build_dir, ["true"], venv, tmp_path).returncode != 0:
+        pytest.skip("this machine cannot mount a directory read-only in a user namespace (unshare --user --mount)")
+    fine = read_only(build_dir, [venv.python, "-c", "import cuda.core._context; print('fine')"], venv, tmp_path)
+    assert fine.stdout.strip() == "fine" and fine.stderr == "", fine.stderr
+    with touched(editable / "cuda_core/cuda/core/_context.pyx"):
+        stale = read_only(build_dir, [venv.python, "-c", "import cuda.core"], venv, tmp_path)
+    assert stale.returncode != 0 and stale.stderr.strip().splitlines()[-1] == (
+        f"ImportError: cuda.core is installed editable, but its build directory {build_dir} is read-only and "
+        "cuda.core changed since it was built: make it writable, or reinstall from a writable checkout"
+    )

@@ -12,17 +12,27 @@ stop at the probe's one line before anything compiles.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sysconfig
 from pathlib import Path
 
-import pytest
-
 import devenv
-from builds import SessionBuilds, Uv, Venv, backdate, build_info, cython_steps, file_hashes, meson_setup, ninja, touched
-from cuda_core_build import facts
+from builds import (
+    CHECK_STEP,
+    SessionBuilds,
+    Uv,
+    Venv,
+    backdate,
+    build_info,
+    compile_steps,
+    cython_steps,
+    file_hashes,
+    meson_setup,
+    ninja,
+    touched,
+)
+from cuda_core_build import facts, record
 
 SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
 # What each scratch build builds: the build info, a module that includes the major's compat
@@ -153,7 +163,7 @@ def test_bindings_swapped_by_uv_with_old_mtimes_are_seen(builds: SessionBuilds, 
     assert result.returncode != 0 and nothing_compiled(output)
     assert first_error(output).endswith(
         f"cuda-bindings {newer} was generated for CUDA 13.1, newer than the CUDA 13.0 "
-        "headers (found via header wheels (cuda.pathfinder)), and its .pxd files would "
+        "headers (found via header wheels), and its .pxd files would "
         'not compile: pip install "cuda-bindings==13.0.*", or use CUDA 13.1+ headers'
     )
     uv.install(venv, f"cuda-bindings=={facts.cuda_pins('13.0')['cuda-bindings']}")
@@ -190,14 +200,11 @@ def test_a_cython_swapped_with_old_mtimes_recythonizes(builds: SessionBuilds, uv
     uv.install(venv, f"cython=={floor}")
     backdate(venv.site_packages / "Cython")
     assert not no_work(venv, build_dir)
-    check = ninja(venv, build_dir, "cuda-inputs.stamp").stdout
-    assert (
-        f"Cython {facts.cython_pin()} -> {floor}; Cython files (Cython/Shadow.py, dist-info/METADATA, "
-        f"dist-info/RECORD)" in check
-    )
+    check = ninja(venv, build_dir, CHECK_STEP).stdout
+    assert f"Cython {facts.cython_pin()} -> {floor}; Cython files (Cython/" in check
     plan = ninja(venv, build_dir, "-n", *TARGETS, f"cuda_core/cuda/core/_cyutility{SUFFIX}").stdout
     assert cython_steps(plan) == set(MODULES) and "Generating cuda_core/cuda/core/_cyutility" in plan
-    assert json.loads((build_dir / "cuda-config" / "facts.json").read_text())["cython_version"] == floor
+    assert record.read(build_dir).cython_version == floor
 
 
 def test_a_cuda_path_list_that_mixes_majors_is_refused_at_setup(builds: SessionBuilds, uv: Uv, tmp_path: Path) -> None:
@@ -214,7 +221,7 @@ def test_a_cuda_path_list_that_mixes_majors_is_refused_at_setup(builds: SessionB
         f"CUDA_PATH mixes toolkits: {roots[0] / 'include'} has CUDA 12.9 headers but "
         f"{roots[1] / 'include'} has CUDA 13.0: keep the entries of one toolkit in CUDA_PATH"
     )
-    assert not (build_dir / "build.ninja").exists() and not (build_dir / "cuda-toolkit-pin.json").exists()
+    assert not (build_dir / "build.ninja").exists() and not (build_dir / "cuda-config" / "environment.json").exists()
 
 
 def test_a_venv_reached_through_a_link_that_goes_keeps_building(builds: SessionBuilds, uv: Uv, tmp_path: Path) -> None:
@@ -259,12 +266,62 @@ def test_the_wrong_venv_after_a_wipe_says_the_directory_was_wiped(
 
 
 def test_plain_cpp_sources_include_no_cuda_header(builds: SessionBuilds) -> None:
-    """Only the Cython steps depend on the content check's stamp: a plain C++ source that included
-    a CUDA header would not be rebuilt when the headers change with old mtimes."""
+    """Plain C++ sources know no CUDA: of cuda-config/ they read toolchain.h alone (the compiler's
+    content), never a header copied there."""
     deps = ninja(builds.venvs[13], builds.build_dir(13), "-t", "deps").stdout
     current = ""
     for line in deps.splitlines():
         if line and not line.startswith(" "):
             current = line.split(":")[0]
-        elif current.endswith(".o") and "meson-generated_" not in current:
-            assert "cuda-config/include" not in line, (current, line)
+        elif current.endswith(".o") and "meson-generated_" not in current and "cuda-config/" in line:
+            assert line.strip() == "cuda-config/toolchain.h", (current, line)
+
+
+def test_a_toolkit_through_a_link_longer_than_its_target_builds_as_a_clean_build(
+    builds: SessionBuilds, uv: Uv, tmp_path: Path
+) -> None:
+    """g++ -M names a header by its shorter, canonical path: ~/the-cuda-toolkit-currently-selected ->
+    cuda-13.0 still gives every header, and the modules are a clean build's of the target itself."""
+    venv = scratch_venv(uv, tmp_path / "venv", "13.0")
+    target = toolkit(uv, tmp_path / "t13", "13.0")
+    link = tmp_path / "toolkits" / "the-cuda-toolkit-currently-selected-for-this-machine"
+    link.parent.mkdir()
+    link.symlink_to(Path("..") / target.name)
+    build_dir = set_up(builds, venv, "build-long-link", f"-Dcuda-path={link}")
+    assert record.read(build_dir).path("header", "nvrtc.h") == str(target / "include" / "nvrtc.h")
+    assert modules(build_dir) == modules(set_up(builds, venv, "build-link-target", f"-Dcuda-path={target}"))
+
+
+def test_a_reinstall_of_the_same_wheels_rebuilds_nothing(builds: SessionBuilds, uv: Uv, tmp_path: Path) -> None:
+    """pip install --force-reinstall of the same header wheels, cuda-bindings and Cython (new files,
+    new mtimes, the same bytes): the content check runs, says nothing changed, and that is all."""
+    venv = scratch_venv(uv, tmp_path / "venv", facts.default_cell(13).cuda)
+    build_dir = set_up(builds, venv, "build-reinstalled")
+    pins = {**facts.cuda_pins(facts.default_cell(13).cuda), "cython": facts.cython_pin()}
+    uv.install(venv, "--reinstall", "--link-mode=copy", *(f"{name}=={version}" for name, version in pins.items()))
+    assert not no_work(venv, build_dir)  # ninja sees new files: the content check has work
+    output = build(venv, build_dir).stdout
+    assert "Generating cuda-config/cuda-inputs" in output and "changed" not in output
+    assert nothing_compiled(output) and "_build_info" not in output, output
+    assert no_work(venv, build_dir)
+
+
+def test_a_compiler_wrapper_first_on_path_is_a_change_of_environment(
+    builds: SessionBuilds, uv: Uv, tmp_path: Path
+) -> None:
+    """A `c++` that adds a flag, put first on PATH (module load, devtoolset): the next build that compiles
+    says the compiler changed and recompiles every module with it, as a clean build with it would."""
+    venv = scratch_venv(uv, tmp_path / "venv", facts.default_cell(13).cuda)
+    build_dir = set_up(builds, venv, "build-wrapped")
+    wrapper = tmp_path / "wrapper" / "c++"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\nexec {shutil.which("g++")} -fno-inline "$@"\n')
+    wrapper.chmod(0o755)
+    path = {"PATH": f"{wrapper.parent}{os.pathsep}{venv.env()['PATH']}"}
+    unwrapped = modules(build_dir)
+    with touched(builds.checkout / "cuda_core/cuda/core/_context.pyx"):
+        output = build(venv, build_dir, **path).stdout
+    assert f"the C++ compiler (driver {os.path.realpath(shutil.which('g++'))} -> {wrapper})" in output
+    assert compile_steps(output) == set(MODULES) and modules(build_dir) != unwrapped
+    clean = set_up(builds, venv, "build-wrapped-clean", **path)
+    assert modules(build_dir) == modules(clean)

@@ -5,9 +5,10 @@
 All of it runs on the session's cu13 build: every test changes one input, asks ninja what
 it would do (after the build's content check, which runs for real: builds.dry_run), and puts
 the input back (mtimes restored, options reconfigured back in a ``finally``), checking the
-tree is up to date again; a test that changes the environment itself works on a copy of the
-build dir. Nothing here compiles. Changes of content that keep mtimes are
-tests/test_environment_changes.py's.
+tree is up to date again. What the build reads from outside its sources counts by content: a
+touched header, .pxd or Cython rebuilds nothing; an edited one is tried on a copy of the build
+dir (its copy in cuda-config/ changes, and so would the outputs). Nothing here compiles.
+Changes of the environment itself are tests/test_environment_changes.py's.
 """
 
 from __future__ import annotations
@@ -15,11 +16,10 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
-
 from builds import (
     REPO_ROOT,
     SessionBuilds,
@@ -28,6 +28,7 @@ from builds import (
     compile_steps,
     cython_steps,
     dry_run,
+    edited,
     meson_configure,
     meson_setup,
     ninja,
@@ -149,21 +150,32 @@ def test_touching_a_pxd_rebuilds_exactly_its_cimporters(cu13, cythonized) -> Non
     assert_up_to_date(venv, build_dir)
 
 
-def test_touching_the_compat_pxi_rebuilds_only_its_includers(cu13) -> None:
-    venv, build_dir, checkout = cu13
-    includers = {
+def compat_includers(checkout: Path) -> set[str]:
+    found = {
         "cuda.core." + str(path.relative_to(checkout / "cuda_core/cuda/core").with_suffix("")).replace("/", ".")
         for path in (checkout / CORE).rglob("*.pyx")
         if 'include "driver_compat.pxi"' in path.read_text()
     }
-    assert {"cuda.core._device", "cuda.core._event"} <= includers
-    with touched(checkout / CORE / "_compat/cu13/driver_compat.pxi"):
+    assert {"cuda.core._device", "cuda.core._event"} <= found
+    return found
+
+
+def test_a_touched_compat_pxi_rebuilds_nothing_an_edited_one_its_includers(cu13, builds) -> None:
+    """The variant in use is copied into cuda-config/ by content: touched, nothing; edited, exactly the
+    modules that include it. The other major's is not compiled for 13: only the build info's source
+    digest looks at it."""
+    venv, build_dir, checkout = cu13
+    compat = checkout / CORE / "_compat/cu13/driver_compat.pxi"
+    with touched(compat):
         plan = dry_run(venv, build_dir)
-    assert cython_steps(plan) == includers
+    assert cython_steps(plan) == set() and "_build_info.py" in plan
+    with build_dir_copy(builds, 13) as copy, edited(compat, compat.read_text() + "# edited\n"):
+        plan = dry_run(venv, copy)
+    assert cython_steps(plan) == compat_includers(checkout)
     with touched(checkout / CORE / "_compat/cu12/driver_compat.pxi"):
         plan = dry_run(venv, build_dir)
-    # Not compiled for 13; only the build info's source digest looks at it.
     assert cython_steps(plan) == set() and compile_steps(plan) == set() and "_build_info.py" in plan
+    assert_up_to_date(venv, build_dir)
 
 
 def objects_including(venv: Venv, build_dir: Path, header: Path) -> set[str]:
@@ -188,36 +200,41 @@ def lines_naming(name: str, plan: str) -> list[str]:
     return [line for line in plan.splitlines() if name in line]
 
 
-def test_touching_cuda_h_recompiles_only_what_includes_it(cu13, venvs) -> None:
-    """A newer mtime, the same content: the content check runs and rebuilds nothing itself; g++'s
-    depfiles recompile what includes cuda.h, and the error explanations read it again."""
+def test_a_touched_cuda_h_rebuilds_nothing_an_edited_one_what_includes_it(cu13, venvs, builds) -> None:
+    """A newer mtime, the same content (a reinstall): the content check runs and nothing else. Edited,
+    its copy in cuda-config/ changes: g++'s depfiles recompile what includes cuda.h, no Cython step
+    runs, and the error explanations read it again."""
     venv, build_dir, checkout = cu13
     cuda_h = next(venvs[13].site_packages.glob("nvidia/*/include/cuda.h"))
-    including = objects_including(venv, build_dir, cuda_h)
+    including = objects_including(venv, build_dir, build_dir / "cuda-config" / "cuda.h")
     # cydriver.pxd and cuda_utils.pxd include cuda.h; _cyutility and uuid_format.cpp do not.
     assert including == cimporters(checkout, "cuda.bindings.cydriver") | cimporters(
         checkout, "cuda.core._utils.cuda_utils"
     )
     with touched(cuda_h):
         plan = dry_run(venv, build_dir)
-    assert "Generating cuda-inputs" in plan and "environment changed" not in plan
-    assert cython_steps(plan) == set()
-    assert compile_steps(plan) == including
+    assert "Generating cuda-config/cuda-inputs" in plan and "environment changed" not in plan
+    assert "ninja: no work to do." in plan and "_build_info.py" not in plan, lines_naming("_build_info", plan)
+    with build_dir_copy(builds, 13) as copy, edited(cuda_h, cuda_h.read_text() + "/* edited */\n"):
+        plan = dry_run(venv, copy)
+    assert "the build's environment changed: CUDA headers (cuda.h)" in plan
+    assert cython_steps(plan) == set() and compile_steps(plan) == including
     assert "error-explanations" in plan
-    assert "_build_info.py" not in plan, lines_naming("_build_info", plan)
     assert_up_to_date(venv, build_dir)
 
 
-def test_a_changed_bindings_pxd_rebuilds_its_cimporters(cu13, venvs) -> None:
-    venv, build_dir, checkout = cu13
-    with touched(venvs[13].site_packages / "cuda/bindings/cydriver.pxd"):
-        plan = dry_run(venv, build_dir)
-    assert cython_steps(plan) == cimporters(checkout, "cuda.bindings.cydriver")
-    with touched(venvs[13].site_packages / "cuda/bindings/_version.py"):
-        # Checked by content: the same version, the same build.
-        plan = dry_run(venv, build_dir)
-    assert "_build_info.py" not in plan, lines_naming("_build_info", plan)
-    assert cython_steps(plan) == set()
+def test_a_touched_bindings_pxd_rebuilds_nothing_an_edited_one_recythonizes(cu13, venvs, builds, cythonized) -> None:
+    """cuda-bindings' files count by content too; their copies feed one stamp, so an edited .pxd
+    cythonizes every module again (a new cuda-bindings does that anyway)."""
+    venv, build_dir, _ = cu13
+    cydriver = venvs[13].site_packages / "cuda/bindings/cydriver.pxd"
+    for touched_file in (cydriver, venvs[13].site_packages / "cuda/bindings/_version.py"):
+        with touched(touched_file):
+            plan = dry_run(venv, build_dir)
+        assert "ninja: no work to do." in plan and "_build_info.py" not in plan, lines_naming("_build_info", plan)
+    with build_dir_copy(builds, 13) as copy, edited(cydriver, cydriver.read_text() + "# edited\n"):
+        plan = dry_run(venv, copy)
+    assert "cuda-bindings files (cuda/bindings/cydriver.pxd)" in plan and cython_steps(plan) == cythonized
     assert_up_to_date(venv, build_dir)
 
 
@@ -227,7 +244,7 @@ def test_a_touched_cython_rebuilds_nothing(cu13, venvs) -> None:
     venv, build_dir, _ = cu13
     with touched(venvs[13].site_packages / "Cython" / "Shadow.py"):
         plan = dry_run(venv, build_dir)
-    assert "Generating cuda-inputs" in plan and cython_steps(plan) == set()
+    assert "Generating cuda-config/cuda-inputs" in plan and cython_steps(plan) == set()
     assert_up_to_date(venv, build_dir)
 
 

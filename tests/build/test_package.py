@@ -12,7 +12,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from builds import MAJORS, SessionBuilds, Venv, run
 from cuda_core_build import facts
 

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """The probe (tools/cuda_core_build) against fake toolkit trees and the real cu12/cu13 venvs.
 
-Three ways in: tools/dev/cuda_probe.py, the developer CLI that prints the result as JSON;
-``cuda_core_build.configure``, Meson's configure step (pin and KEY=VALUE facts); and
-``cuda_core_build.build_info``, the build step that writes _build_info.py and its depfile.
+Three ways in: tools/dev/cuda_probe.py, the developer CLI that prints the result as JSON; the
+``configure`` step (tools/cuda_core_build/steps.py), which records the environment in the build
+directory; and the ``build_info`` step, which writes _build_info.py and its depfile.
 Every run is a subprocess of a venv's interpreter, from an empty scratch directory (never
 the repo), with CUDA_PATH and CUDA_HOME taken out of the environment unless a test sets
 them: nothing here depends on /usr/local/cuda.
@@ -20,16 +20,19 @@ import sys
 import tempfile
 from pathlib import Path
 
-import pytest
-
 import cuda_probe
-from cuda_core_build import facts
+import pytest
+from cuda_core_build import facts, record
 from cuda_core_build import probe as probe_library
+from cuda_core_build.request import Request
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PROBE = REPO_ROOT / "tools" / "dev" / "cuda_probe.py"
 ERROR_PREFIX = "cuda_probe.py: error: "
-WHEELS = {major: " ".join(facts.header_wheels(major)) for major in facts.supported_majors()}
+WHEELS = {
+    major: probe_library.wheels_advice(major, int(facts.default_cell(major).cuda.split(".")[1]))
+    for major in facts.supported_majors()
+}
 BINDINGS = {major: facts.bindings_pin(major) for major in facts.supported_majors()}
 
 CUDA_H = """\
@@ -96,8 +99,8 @@ def run_probe(
     drop: tuple[str, ...] = ("CUDA_PATH", "CUDA_HOME"),
     entry: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run tools/dev/cuda_probe.py (or, with ``entry``, ``python -m cuda_core_build.<entry>``, tools/ on
-    PYTHONPATH as Meson runs it) with venv ``cu{venv}``'s python from an empty scratch dir.
+    """Run tools/dev/cuda_probe.py (or, with ``entry``, that step of tools/cuda_core_build/steps.py, as
+    Meson runs it) with venv ``cu{venv}``'s python from an empty scratch dir.
 
     The environment is os.environ minus ``drop`` plus ``env_updates``.
     """
@@ -105,8 +108,7 @@ def run_probe(
     env.update(env_updates or {})
     command = [str(PROBE)]
     if entry is not None:
-        env["PYTHONPATH"] = str(REPO_ROOT / "tools")
-        command = ["-m", f"cuda_core_build.{entry}"]
+        command = [str(REPO_ROOT / "tools" / "cuda_core_build" / "steps.py"), entry]
     with tempfile.TemporaryDirectory(prefix="probe-cwd-") as cwd:
         return subprocess.run(
             [str(venv_python(venv)), *command, *map(str, args)],
@@ -175,7 +177,6 @@ def test_fake_12_9_headers_only(tmp_path: Path, via: str) -> None:
     assert result["found_via"] == ("CUDA_PATH" if via == "CUDA_PATH" else "--cuda-path")
     assert result["cuda_h"] == str(root / "include" / "cuda.h")
     assert result["bindings_version"] is None and result["pxd_root"] is None
-    assert result["pinned"] is False
     assert result["bindings_requirement"] == "cuda-bindings==12.9.*"
 
 
@@ -306,12 +307,18 @@ def test_no_headers_anywhere_names_every_way_to_fix_it(
 ) -> None:
     """No CUDA_PATH/CUDA_HOME, no wheels, no default toolkit: MissingHeaders naming all the fixes."""
     monkeypatch.setattr(probe_library, "DEFAULT_TOOLKIT", tmp_path / "no-usr-local-cuda")
-    monkeypatch.setattr(probe_library, "_toolkit_from_wheels", lambda names: None)
+    monkeypatch.setattr(probe_library, "wheel_headers", lambda: None)
+    monkeypatch.setattr(probe_library, "conda_headers", lambda: None)
     with pytest.raises(probe_library.MissingHeaders) as raised:
-        probe_library.find_toolkit("", {}, cuda_probe.CLI_OPTIONS)
+        probe_library.find_toolkit(Request("", environ={}, path_option="--cuda-path"))
     message = str(raised.value)
     assert "no CUDA headers found" in message
-    for name in ("CUDA_PATH", "CUDA_HOME", "--cuda-path", WHEELS[13]):
+    for name in (
+        "CUDA_PATH",
+        "CUDA_HOME",
+        "--cuda-path",
+        probe_library.wheels_advice(*probe_library.environment_minor()),
+    ):
         assert name in message, f"{name!r} not in {message!r}"
     # The same branch through the CLI's main(): exit 1 and one line on stderr.
     monkeypatch.delenv("CUDA_PATH", raising=False)
@@ -376,14 +383,14 @@ def test_missing_secondary_header(tmp_path: Path, major: int, version: int, miss
         f"{missing} not found in the CUDA {major}.{version % 1000 // 10} headers at "
         f"{root / 'include'} (via CUDA_PATH): "
     )
-    assert "unset CUDA_PATH to use the CUDA" in message and f"header wheels installed here" in message
+    assert "unset CUDA_PATH to use the CUDA" in message and "header wheels installed here" in message
     bare = subprocess.run(
         [str(BASE_PYTHON), str(PROBE), "--headers-only"],
         capture_output=True,
         text=True,
         env={"PATH": os.environ["PATH"], "CUDA_PATH": str(root), "PYTHONPATH": str(PROBE.parent)},
     )
-    assert f"pip install {WHEELS[major]}" in error(bare)
+    assert WHEELS[major] in error(bare)
 
 
 def test_a_cuda_path_list_that_mixes_toolkits_is_refused(tmp_path: Path) -> None:
@@ -453,7 +460,7 @@ def configure(
 
 
 def pinned(build_dir: Path) -> dict[str, object]:
-    return json.loads((build_dir / "cuda-toolkit-pin.json").read_text())
+    return json.loads((build_dir / "cuda-config" / "environment.json").read_text())
 
 
 def test_pin_survives_a_changed_cuda_path(tmp_path: Path) -> None:
@@ -469,48 +476,79 @@ def test_pin_survives_a_changed_cuda_path(tmp_path: Path) -> None:
         again.returncode == 0
         and f"via CUDA_PATH: cuda.h, nvrtc.h, cudaProfiler.h, driver_types.h from {a / 'include'};" in again.stdout
     )
-    assert os.readlink(build / "cuda-config" / "include" / "cuda.h") == str(a / "include" / "cuda.h")
+    assert pinned(build)["inputs"]["header"]["cuda.h"][0] == str(a / "include" / "cuda.h")
     assert configure(12, build, "--cuda-path", b, env_updates={"CUDA_PATH": str(a)}).returncode == 0
     assert pinned(build)["include_dirs"] == [str(b / "include")]
-    assert os.readlink(build / "cuda-config" / "include" / "cuda.h") == str(b / "include" / "cuda.h")
+    assert pinned(build)["inputs"]["header"]["cuda.h"][0] == str(b / "include" / "cuda.h")
 
 
 def test_failed_probe_writes_no_pin(tmp_path: Path) -> None:
-    """A failing first probe leaves no pin and no stamp, so the next one probes afresh."""
+    """A failing first probe leaves no record, so the next one probes afresh."""
     wrong = make_toolkit(tmp_path / "cuda-12.9", 12090)
     right = make_toolkit(tmp_path / "cuda-13.0", 13000)
     build = tmp_path / "build"
     entry_error(configure(13, build, env_updates={"CUDA_PATH": str(wrong)}), "configure")
-    assert not (build / "cuda-toolkit-pin.json").exists() and not (build / "cuda-inputs.stamp").exists()
+    assert not (build / "cuda-config" / "environment.json").exists()
     entry_error(configure(13, build, env_updates={"CUDA_PATH": str(tmp_path / "nowhere")}), "configure")
-    assert not (build / "cuda-toolkit-pin.json").exists()
+    assert not (build / "cuda-config" / "environment.json").exists()
     assert configure(13, build, env_updates={"CUDA_PATH": str(right)}).returncode == 0
-    assert json.loads((build / "cuda-config" / "facts.json").read_text())["cuda_major"] == 13
+    assert record.read(build).major == 13
 
 
-def test_configure_lays_out_one_toolkits_headers(tmp_path: Path) -> None:
-    """Headers split across two roots (and a space and '#' in a path): one include directory of
-    links to exactly the headers the build reads, the bindings and the _compat variants linked
-    beside it, and one line on stdout saying where each header came from."""
+def test_configure_records_and_check_lays_out_one_toolkits_headers(tmp_path: Path) -> None:
+    """Headers split across two roots (and a space and '#' in a path): configure records them and
+    prints one line saying where each came from, then the files the check writes; the check lays
+    out copies of exactly the headers the build reads, the bindings' .pxd files and the _compat
+    variants, each the same bytes as its source, and the stamps."""
     main = make_toolkit(tmp_path / "run time#1", 13000, headers=("cuda.h", "driver_types.h"))
     extra = make_toolkit(tmp_path / "nvrtc", 13000, headers=("nvrtc.h", "cudaProfiler.h"))
     build = tmp_path / "build"
-    result = configure(13, build, env_updates={"CUDA_PATH": os.pathsep.join([str(main), str(extra)])})
+    env = {"CUDA_PATH": os.pathsep.join([str(main), str(extra)])}
+    result = configure(13, build, env_updates=env)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == (
+    summary, outputs = result.stdout.strip().splitlines()
+    assert summary == (
         f"CUDA 13.0 (CUDA_VERSION 13000) via CUDA_PATH: cuda.h, driver_types.h from {main / 'include'}; "
         f"nvrtc.h, cudaProfiler.h from {extra / 'include'}; cuda-bindings {BINDINGS[13]}; "
         f"Cython {facts.cython_pin()}"
     )
-    include = build / "cuda-config" / "include"
-    assert sorted(p.name for p in include.iterdir() if not p.name.startswith(".")) == sorted(ALL_HEADERS)
-    assert os.readlink(include / "nvrtc.h") == str(extra / "include" / "nvrtc.h")
-    assert os.readlink(include / "cuda.h") == str(main / "include" / "cuda.h")
+    compat = ["driver_compat.pxi", "resources_compat.pxi", "attributes_compat.pxi"]
+    assert outputs.split() == [
+        "environment.json",
+        "cython.stamp",
+        "cyutility.stamp",
+        "toolchain.h",
+        *ALL_HEADERS,
+        *compat,
+    ]
+    depfile = build / "check.d"
+    checked = run_probe(
+        13,
+        "--build-dir",
+        build,
+        "--compiler=c++",
+        "--target",
+        "x",
+        "--depfile",
+        depfile,
+        env_updates=env,
+        entry="check",
+    )
+    assert checked.returncode == 0 and checked.stdout == "", checked.stderr
     config = build / "cuda-config"
-    assert os.readlink(config / "driver_compat.pxi").endswith("_compat/cu13/driver_compat.pxi")
-    assert (config / "bindings" / "cuda" / "bindings" / "cydriver.pxd").is_file()
-    assert json.loads((config / "facts.json").read_text())["cuda_bindings_version"] == BINDINGS[13]
-    assert len((build / "cuda-inputs.stamp").read_text().strip()) == 64
+    for header, root in (("nvrtc.h", extra), ("cuda.h", main), ("driver_types.h", main)):
+        assert (
+            not (config / header).is_symlink()
+            and (config / header).read_bytes() == (root / "include" / header).read_bytes()
+        )
+    assert (config / "driver_compat.pxi").read_bytes() == (
+        REPO_ROOT / "cuda_core/cuda/core/_compat/cu13/driver_compat.pxi"
+    ).read_bytes()
+    copied = config / "bindings" / "cuda" / "bindings" / "cydriver.pxd"
+    assert copied.read_bytes() == (site_packages(13) / "cuda" / "bindings" / "cydriver.pxd").read_bytes()
+    assert record.read(build).bindings_version == BINDINGS[13]
+    assert len((config / "cython.stamp").read_text().strip()) == 64
+    assert str(main / "include" / "cuda.h").replace(" ", "\\ ").replace("#", "\\#") in depfile.read_text()
 
 
 def test_configure_speaks_of_meson_options(tmp_path: Path) -> None:
@@ -523,16 +561,16 @@ def test_configure_speaks_of_meson_options(tmp_path: Path) -> None:
 
 
 def test_build_info_and_depfile(tmp_path: Path) -> None:
-    """The build info is written from the facts of the build's environment, with a depfile that
-    names those facts (its path's spaces escaped) and every package source."""
+    """The build info is written from the build directory's record, with a depfile that names the
+    record (as ninja knows it, relative to the build directory) and every package source."""
     root = make_toolkit(tmp_path / "with space" / "cuda 13", 13000)
     build = tmp_path / "build dir"
     assert configure(13, build, env_updates={"CUDA_PATH": str(root)}).returncode == 0
     build_info, depfile = build / "_build_info.py", build / "_build_info.py.d"
     result = run_probe(
         13,
-        "--facts",
-        build / "cuda-config" / "facts.json",
+        "--build-dir",
+        build,
         "--out",
         build_info,
         "--depfile",
@@ -560,7 +598,7 @@ def test_build_info_and_depfile(tmp_path: Path) -> None:
     target, _, deps = text.partition(": ")
     assert target == str(build_info).replace(" ", "\\ ")
     listed = re.split(r"(?<!\\) ", deps.strip())
-    assert str(build / "cuda-config" / "facts.json").replace(" ", "\\ ") in listed
+    assert "cuda-config/environment.json" in listed
     assert any(dep.endswith("cuda/core/_device.pyx") for dep in listed), listed
     assert text.endswith("\n") and text.count("\n") == 1
 
@@ -568,11 +606,12 @@ def test_build_info_and_depfile(tmp_path: Path) -> None:
 # --- damaged or ambiguous inputs -----------------------------------------------------------------
 
 
-def test_damaged_pin_is_one_clear_error(tmp_path: Path) -> None:
-    pin = tmp_path / "cuda-toolkit-pin.json"
-    pin.write_text('{"cuda_path_option": "", "include_dirs": [')
+def test_a_damaged_record_is_one_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "cuda-config" / "environment.json"
+    path.parent.mkdir()
+    path.write_text('{"request": {"cuda_path": "", "cuda_major": "auto"}, "include_dirs": [')
     assert "--wipe" in entry_error(configure(13, tmp_path), "configure")
-    pin.write_text('{"cuda_path_option": ""}')
+    path.write_text('{"request": {"cuda_path": ""}}')
     assert "damaged" in entry_error(configure(13, tmp_path), "configure")
 
 

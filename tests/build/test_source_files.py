@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cuda_core_build import facts
 
 sys.path.insert(0, str(facts.REPO_ROOT / "tools" / "dev"))

@@ -16,7 +16,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from builds import MAJORS, SessionBuilds, run
 
 ALLOWLIST = Path(__file__).with_name("stubtest-allowlist.txt")

@@ -1,27 +1,31 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The version comes from git (tools/cuda_core_build/version.py), the way setuptools-scm says it,
-and from PKG-INFO in an unpacked sdist; a wheel built from a tagged sdist is tested in
-test_wheels.py."""
+"""The version (tools/cuda_core_build/version.py): NVIDIA's API version, and this project's git position
+as its local label; from PKG-INFO in an unpacked sdist, from .git_archival.txt in a `git archive`, or
+from CUDA_CORE_VERSION. A wheel built from a tagged sdist is tested in test_wheels.py."""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from builds import GIT, REPO_ROOT
+from builds import GIT, REPO_ROOT, SessionBuilds, build_info, meson_setup, ninja, run
+from cuda_core_build.version import API_VERSION as API
 
 VERSION = REPO_ROOT / "tools" / "cuda_core_build" / "version.py"
 
 
-def version_of(root: Path) -> subprocess.CompletedProcess[str]:
-    """version.py run on a copy of itself inside ``root``, as a checkout or an sdist holds it."""
+def version_of(root: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """version.py run on a copy of itself inside ``root``, as a checkout, an sdist or an archive holds it."""
     script = root / "tools" / "cuda_core_build" / "version.py"
     script.parent.mkdir(parents=True, exist_ok=True)
     script.write_text(VERSION.read_text())
-    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    environ = {k: v for k, v in os.environ.items() if k != "CUDA_CORE_VERSION"}
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env={**environ, **env})
 
 
 def git(root: Path, *args: str) -> str:
@@ -36,32 +40,88 @@ def commit(root: Path, name: str) -> str:
 
 
 def test_untagged_tagged_after_a_tag_and_dirty(tmp_path: Path) -> None:
+    """NVIDIA's API version, then this project's position in git as the local label."""
     git(tmp_path, "init", "-q")
     version_of(tmp_path)  # the script itself, committed below with the first file
     git(tmp_path, "add", "tools")
     first = commit(tmp_path, "a")
-    assert version_of(tmp_path).stdout.strip() == f"0.1.dev1+g{first}"
+    assert version_of(tmp_path).stdout.strip() == f"{API}+meson.0.1.g{first}"
     git(tmp_path, "tag", "v1.4.0")
-    assert version_of(tmp_path).stdout.strip() == "1.4.0"
+    assert version_of(tmp_path).stdout.strip() == f"{API}+meson.1.4.0"
     second = commit(tmp_path, "b")
     third = commit(tmp_path, "c")
-    assert third != second and version_of(tmp_path).stdout.strip() == f"1.4.1.dev2+g{third}"
+    assert third != second and version_of(tmp_path).stdout.strip() == f"{API}+meson.1.4.0.2.g{third}"
     (tmp_path / "a").write_text("changed")
-    assert version_of(tmp_path).stdout.strip() == f"1.4.1.dev2+g{third}.dirty"
+    assert version_of(tmp_path).stdout.strip() == f"{API}+meson.1.4.0.2.g{third}.dirty"
     git(tmp_path, "tag", "not-a-release")  # only vX.Y.Z tags count
-    assert version_of(tmp_path).stdout.strip().startswith("1.4.1.dev2+g")
+    assert version_of(tmp_path).stdout.strip().startswith(f"{API}+meson.1.4.0.2.g")
 
 
 def test_an_sdist_says_its_pkg_info_version(tmp_path: Path) -> None:
-    (tmp_path / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: cuda-core\nVersion: 3.0.2.dev4+gabc\n")
-    assert version_of(tmp_path).stdout.strip() == "3.0.2.dev4+gabc"
+    (tmp_path / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: cuda-core\nVersion: 3.0.2+meson.4\n")
+    assert version_of(tmp_path).stdout.strip() == "3.0.2+meson.4"
 
 
-def test_neither_a_checkout_nor_an_sdist_is_one_line(tmp_path: Path) -> None:
+def test_a_git_archive_says_the_commit_and_tag_export_subst_filled_in(tmp_path: Path) -> None:
+    """`git archive` of a checkout fills in .git_archival.txt (export-subst, .gitattributes): the tree
+    it makes has no .git, and tells its version from that file."""
+    git(tmp_path, "init", "-q")
+    for name in (".git_archival.txt", ".gitattributes"):
+        (tmp_path / name).write_text((REPO_ROOT / name).read_text())
+    version_of(tmp_path)
+    git(tmp_path, "add", "-A")
+    first = commit(tmp_path, "a")
+    unpacked = tmp_path / "unpacked"
+    unpacked.mkdir()
+    archive = subprocess.run([*GIT, "archive", "HEAD"], cwd=tmp_path, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x"], cwd=unpacked, input=archive, check=True)
+    assert version_of(unpacked).stdout.strip() == f"{API}+meson.0.0.g{first}"
+    git(tmp_path, "tag", "v2.0.1")
+    subprocess.run(
+        ["tar", "-x"],
+        cwd=unpacked,
+        input=subprocess.run([*GIT, "archive", "HEAD"], cwd=tmp_path, capture_output=True, check=True).stdout,
+        check=True,
+    )
+    assert version_of(unpacked).stdout.strip() == f"{API}+meson.2.0.1"
+
+
+def test_the_override_wins_everywhere(tmp_path: Path) -> None:
+    assert version_of(tmp_path, CUDA_CORE_VERSION="1.2.2+distro.3").stdout.strip() == "1.2.2+distro.3"
+
+
+def test_no_version_is_one_line_naming_the_override(tmp_path: Path) -> None:
+    (tmp_path / ".git_archival.txt").write_text((REPO_ROOT / ".git_archival.txt").read_text())  # not filled in
     result = version_of(tmp_path)
     assert result.returncode == 1 and result.stdout == ""
     assert re.fullmatch(
-        r"version: error: .* is neither a git checkout nor an unpacked sdist \(no \.git, no "
-        r"PKG-INFO\): build from a clone of the repository or from its sdist\n",
+        r"cuda-core: .* has no version: no \.git, no PKG-INFO, no filled-in \.git_archival\.txt: build from a "
+        r"git clone or an sdist, or set CUDA_CORE_VERSION \(e\.g\. CUDA_CORE_VERSION=1\.2\.2\+meson\.0\)\n",
         result.stderr,
     )
+
+
+def test_a_git_archive_of_the_checkout_configures_with_its_version(builds: SessionBuilds, tmp_path: Path) -> None:
+    """`git archive HEAD | tar -x`, as distributions build: the build info says the archive's version."""
+    venv = builds.venvs[13]
+    archive = subprocess.run([*GIT, "archive", "HEAD"], cwd=builds.checkout, capture_output=True, check=True).stdout
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    subprocess.run(["tar", "-x"], cwd=tree, input=archive, check=True)
+    head = subprocess.run([*GIT, "rev-parse", "--short=9", "HEAD"], cwd=builds.checkout, capture_output=True, text=True)
+    meson_setup(venv, tree, tmp_path / "build")
+    ninja(venv, tmp_path / "build", "cuda_core/cuda/core/_build_info.py")
+    assert build_info(tmp_path / "build")["version"] == f"{API}+meson.0.0.g{head.stdout.strip()}"
+
+
+def test_pip_shows_why_a_tree_has_no_version(builds: SessionBuilds, tmp_path: Path) -> None:
+    """A copy with no .git, no PKG-INFO and an archival file nobody filled in: pip's own output gives the
+    cause and the override, and nothing is built."""
+    tree = tmp_path / "tree"
+    shutil.copytree(builds.checkout, tree, ignore=shutil.ignore_patterns(".git", "build*"))
+    venv = builds.venvs[13]
+    command = [venv.python, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "-w", tmp_path / "out", tree]
+    result = run(command, venv.env(), tmp_path, check=False)
+    assert result.returncode != 0 and not (tree / "build").exists()
+    assert "has no version: no .git, no PKG-INFO" in result.stdout + result.stderr
+    assert "set CUDA_CORE_VERSION" in result.stdout + result.stderr

@@ -22,9 +22,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-
 from builds import GIT, MAJORS, REPO_ROOT, SOURCE_DATE_EPOCH, SessionBuilds, Venv, run
-from cuda_core_build import facts
+from cuda_core_build import facts, version
 from cuda_core_build.wheel_files import Wheel, build_info_of
 
 MERGE = REPO_ROOT / "tools" / "release" / "merge_wheels.py"
@@ -231,7 +230,7 @@ def test_python_m_build_makes_an_sdist_and_a_wheel_of_the_headers_major(
     assert "Requires-Dist: cuda-bindings==12.*" in metadata_header(wheel)
     # The tag's version, in the sdist (which has no .git: its PKG-INFO carries it) and in the wheel
     # built from it, metadata and build info alike.
-    release = TAGGED.removeprefix("v")
+    release = version.local_label(TAGGED.removeprefix("v"), 0, "")
     assert python_m_build.sdist.name == f"cuda_core-{release}.tar.gz"
     assert f"Version: {release}" in metadata_header(wheel) and info["version"] == release
     assert sum(n.endswith(".so") for n in wheel.contents) == len(builds.modules(12))

@@ -1,17 +1,11 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The code that runs inside cuda-core's builds.
+"""The code that runs inside cuda-core's builds, in the order a build meets it:
 
-- ``probe``: finds the CUDA headers and cuda-bindings and derives the CUDA major (a library);
-- ``configure``: Meson's configure-time entry point to the probe;
-- ``build_info``: the build-time entry point that writes ``cuda/core/_build_info.py``;
-- ``cython_stamp``: the build-time entry point that records the Cython in use;
-- ``cuda_version``: CUDA_VERSION as the compiler reads it from cuda.h;
-- ``backend``: the PEP 517 backend, over meson-python;
-- ``wheel_files``: reading and rewriting wheels with a true RECORD;
-- ``facts``: the supported majors, required headers and pins, read from requirements/;
-- ``copied_into_wheels/``: files that are copied into wheels as they are, never imported here.
-
-Meson runs the entry points with this directory's parent on PYTHONPATH; developer
-scripts beside it in tools/ import it directly.
+- ``request``: what the user asked for (toolkit pointed at, CUDA major), parsed once;
+- ``probe``: the CUDA headers, cuda-bindings and Cython found, and the major: the one place that derives it;
+- ``record``: a build directory's record of its environment, by real path and content, and its one reader;
+- ``steps``: the steps Meson runs (configure, the content check, the build info, the error explanations);
+- ``backend``: the PEP 517 backend, over meson-python; ``editable``: what an editable install runs;
+- ``facts``, ``version``, ``wheel_files``: requirements/matrix.ini, the version, wheels rewritten.
 """

@@ -1,93 +1,92 @@
 #!/usr/bin/env python3
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The project's version, from git: ``python tools/cuda_core_build/version.py`` prints it.
+"""The project's version: ``python tools/cuda_core_build/version.py`` prints it (Meson's ``project()``).
 
-Meson's ``project()`` takes it at configure time; cuda.core's ``__version__``, the wheel's
-metadata and ``python -m cuda.core`` all read that one value. The scheme is
-setuptools-scm's, which packagers know:
-
-- on a tag ``vX.Y.Z``, with a clean tree: ``X.Y.Z``;
-- N commits after it: ``X.Y.(Z+1).devN+gHASH``;
-- with no tag at all: ``0.1.devN+gHASH``, N counting every commit;
-- with uncommitted changes: the local part gains ``.dirty``.
-
-An sdist has no ``.git``: there the version is the one meson-python wrote into its
-``PKG-INFO``, so a wheel built from the sdist, offline, has the sdist's version. This
-project's versions are its own; they never claim NVIDIA's cuda.core version numbers.
+The public part is the NVIDIA cuda.core release whose API this package provides, so that a downstream
+requirement such as ``cuda-core>=1.0`` is met by this build and pip keeps it; the local label says which
+build of this project it is, from git, the way setuptools-scm spells a position: on a tag ``vX.Y.Z``,
+``1.2.2+meson.X.Y.Z``; N commits after it ``1.2.2+meson.X.Y.Z.N.gHASH`` (``meson.0.N.gHASH`` with no
+tag); ``.dirty`` with uncommitted changes. Without .git: an sdist's PKG-INFO, else the commit and tag
+``git archive`` filled into .git_archival.txt (export-subst). ``CUDA_CORE_VERSION`` overrides them all.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 SOURCE_ROOT = Path(__file__).resolve().parents[2]
-TAG = re.compile(r"^v(\d+)\.(\d+)\.(\d+)$")
+API_VERSION = "1.2.2"
+OVERRIDE = "CUDA_CORE_VERSION"
+DESCRIBED = re.compile(r"^v(\d+\.\d+\.\d+)(?:-(\d+)-g([0-9a-f]+))?$")
 
 
 class VersionError(Exception):
-    """No version can be derived; the message names the cause and the fix."""
+    """No version can be had; the message names the cause and the fix."""
 
 
-def _git(*args: str, root: Path) -> str:
-    result = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
-    if result.returncode != 0:
-        raise VersionError(f"git {' '.join(args)} failed in {root}: {result.stderr.strip()}")
-    return result.stdout.strip()
+def local_label(tag: str | None, distance: int, commit: str, dirty: bool = False) -> str:
+    """The version at ``distance`` commits after tag ``tag`` (X.Y.Z, or None), at ``commit``."""
+    parts = [
+        "meson",
+        tag or "0",
+        *([str(distance), f"g{commit}"] if distance or not tag else []),
+        *(["dirty"] if dirty else []),
+    ]
+    return f"{API_VERSION}+{'.'.join(parts)}"
 
 
-def from_git(root: Path = SOURCE_ROOT) -> str:
-    """The version of the checkout at ``root``, by the scheme above."""
-    commit = _git("rev-parse", "--short=9", "HEAD", root=root)
-    dirty = bool(_git("status", "--porcelain", "--untracked-files=no", root=root))
-    described = subprocess.run(
-        ["git", "-C", str(root), "describe", "--tags", "--long", "--match", "v[0-9]*"], capture_output=True, text=True
+def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
+
+
+def from_git(root: Path) -> str:
+    head, status = _git(root, "rev-parse", "--short=9", "HEAD"), _git(root, "status", "--porcelain", "-uno")
+    if head.returncode or status.returncode:
+        raise VersionError(f"git cannot read {root} ({(head.stderr or status.stderr).strip()}): {_fix()}")
+    described = DESCRIBED.match(_git(root, "describe", "--tags", "--long", "--match", "v[0-9]*").stdout.strip())
+    tag, distance = described.group(1, 2) if described else (None, _git(root, "rev-list", "--count", "HEAD").stdout)
+    return local_label(tag, int(distance), head.stdout.strip(), bool(status.stdout.strip()))
+
+
+def from_archival(root: Path) -> str | None:
+    """The version of a ``git archive`` tree whose .git_archival.txt export-subst filled in."""
+    path = root / ".git_archival.txt"
+    fields = (
+        dict(line.split(": ", 1) for line in path.read_text().splitlines() if ": " in line) if path.is_file() else {}
     )
-    match = re.match(r"^(v\d+\.\d+\.\d+)-(\d+)-g[0-9a-f]+$", described.stdout.strip())
-    if described.returncode != 0 or match is None:
-        base, distance = "0.1", int(_git("rev-list", "--count", "HEAD", root=root))
-        public = f"{base}.dev{distance}"
-    else:
-        major, minor, patch = (int(part) for part in TAG.match(match.group(1)).groups())  # type: ignore[union-attr]
-        distance = int(match.group(2))
-        public = f"{major}.{minor}.{patch}" if distance == 0 else f"{major}.{minor}.{patch + 1}.dev{distance}"
-    local = ([f"g{commit}"] if distance else []) + (["dirty"] if dirty else [])
-    return public + ("+" + ".".join(local) if local else "")
-
-
-def from_pkg_info(root: Path = SOURCE_ROOT) -> str | None:
-    """The version an sdist's PKG-INFO records, if ``root`` is an unpacked sdist."""
-    pkg_info = root / "PKG-INFO"
-    if not pkg_info.is_file():
+    if not re.fullmatch(r"[0-9a-f]{40}", fields.get("node", "")):
         return None
-    found = re.search(r"^Version: (\S+)$", pkg_info.read_text(errors="replace"), re.MULTILINE)
-    return found.group(1) if found else None
+    described = DESCRIBED.match(fields.get("describe-name", "").strip())
+    if described is None:
+        return local_label(None, 0, fields["node"][:9])
+    return local_label(described.group(1), int(described.group(2) or 0), described.group(3) or fields["node"][:9])
+
+
+def _fix() -> str:
+    return f"build from a git clone or an sdist, or set {OVERRIDE} (e.g. {OVERRIDE}={API_VERSION}+meson.0)"
 
 
 def version(root: Path = SOURCE_ROOT) -> str:
-    """The version of the source tree at ``root``: its git checkout's, else its sdist's."""
+    """The version of the source tree at ``root``."""
+    if os.environ.get(OVERRIDE, "").strip():
+        return os.environ[OVERRIDE].strip()
     if (root / ".git").exists():
         return from_git(root)
-    recorded = from_pkg_info(root)
-    if recorded is None:
-        raise VersionError(
-            f"{root} is neither a git checkout nor an unpacked sdist (no .git, no PKG-INFO): "
-            "build from a clone of the repository or from its sdist"
-        )
-    return recorded
-
-
-def main() -> int:
-    try:
-        print(version())
-    except VersionError as err:
-        print(f"version: error: {err}", file=sys.stderr)
-        return 1
-    return 0
+    pkg_info = (root / "PKG-INFO").read_text(errors="replace") if (root / "PKG-INFO").is_file() else ""
+    found = re.search(r"^Version: (\S+)$", pkg_info, re.M)
+    archived = found.group(1) if found else from_archival(root)
+    if archived is None:
+        raise VersionError(f"{root} has no version: no .git, no PKG-INFO, no filled-in .git_archival.txt: {_fix()}")
+    return archived
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        print(version())
+    except VersionError as err:
+        sys.exit(f"cuda-core: {err}")

@@ -4,7 +4,7 @@
 """Merge a CUDA 12 and a CUDA 13 wheel of cuda-core into one wheel that serves both.
 
 Each build moves into its own subpackage directory (cuda/core/_cu12/, cuda/core/_cu13/)
-and tools/cuda_core_build/copied_into_wheels/dual_wheel_init.py becomes cuda/core/__init__.py: importing cuda.core loads
+and tools/release/dual_wheel_init.py becomes cuda/core/__init__.py: importing cuda.core loads
 the build that matches the installed cuda-bindings (see that file for how). The headers of
 cuda/core/_include/, the same in both builds, stay there as well.
 
@@ -30,7 +30,7 @@ from cuda_core_build.wheel_files import Wheel, bindings_extra, build_info_of, jo
 
 SUPPORTED_MAJORS = supported_majors()
 
-DISPATCHER = Path(__file__).resolve().parents[1] / "cuda_core_build" / "copied_into_wheels" / "dual_wheel_init.py"
+DISPATCHER = Path(__file__).with_name("dual_wheel_init.py")
 PACKAGE = "cuda/core/"
 INCLUDE = PACKAGE + "_include/"  # the C and C++ headers for downstream extensions
 

@@ -1,0 +1,222 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
+"""An editable cuda.core: meson-python's finder, made to share ``cuda`` and to rebuild safely.
+
+The editable wheel's bootstrap (written by the backend) loads this file from the source tree once
+per process and calls :func:`install`, which adds to meson-python's finder:
+
+- the namespace ``cuda`` shared: meson-python's holds only this project's files (meson-python#775);
+  ours adds the other portions on sys.path, or yields to a regular package (cuda-bindings 12.8's);
+- rebuilds under the build directory's lock (processes importing at once take turns), ninja's
+  progress on stderr when there is work, silence otherwise; an input whose stat moved though its
+  mtime did not makes ninja's content check run;
+- failures that are cuda.core's alone: a failed rebuild, a build directory gone, never set up to
+  the end, or read-only and out of date raise one ImportError for cuda.core; ``cuda.*`` imports.
+
+Standard library only. The backend's builds hold the same lock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import functools
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.metadata
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any, TextIO
+
+LOCK = ".cuda-core-build.lock"
+NO_WORK = "ninja: no work to do."
+PACKAGE = "cuda.core"
+INSTALL_PLAN = Path("meson-info") / "intro-install_plan.json"
+LOADER_MODULE = "_cuda_core_editable_loader"  # meson-python's, in the editable wheel
+READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
+
+
+def _record() -> ModuleType:
+    """record.py beside this file: the one reader of a build directory's record."""
+    if "_cuda_core_build_record" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("_cuda_core_build_record", Path(__file__).with_name("record.py"))
+        assert spec is not None and spec.loader is not None
+        sys.modules[spec.name] = module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    return sys.modules["_cuda_core_build_record"]
+
+
+@contextlib.contextmanager
+def locked(build_dir: Path, waiting: TextIO | None = None) -> Iterator[bool]:
+    """Hold the build directory's lock (say on ``waiting`` when another process has it); yields False,
+    holding nothing, where the directory is read-only."""
+    try:
+        lock = open(Path(build_dir) / LOCK, "a")
+    except OSError as err:
+        if err.errno not in READ_ONLY:
+            raise
+        yield False
+        return
+    with lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if waiting is not None:
+                print(f"cuda-core: waiting for another build in {build_dir} to finish", file=waiting, flush=True)
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        yield True
+
+
+def rebuild(build_dir: Path, ninja: str, progress: TextIO, what: str, env: dict[str, str] | None = None) -> None:
+    """Bring ``build_dir`` up to date under its lock: silent when there is nothing to do, else one line
+    saying so, then ninja's progress. Raises CalledProcessError (with ninja's output) when it fails, and
+    OSError when the directory is read-only and out of date."""
+    with locked(build_dir, progress) as writable:
+        if not writable:
+            dry = subprocess.run([ninja, "-n"], cwd=build_dir, env=env, capture_output=True, text=True)
+            if NO_WORK not in dry.stdout:
+                raise OSError(errno.EROFS, f"{build_dir} is read-only and out of date")
+            return
+        if _record().stats_changed(build_dir):
+            (Path(build_dir) / "cuda-config" / "recheck").touch()
+        start, lines = time.monotonic(), []
+        pipe = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True, "errors": "replace"}
+        process = subprocess.Popen([ninja], cwd=build_dir, env=env, **pipe)  # type: ignore[call-overload]
+        for line in process.stdout:
+            lines.append(line)
+            if lines[0].strip() != NO_WORK:
+                if len(lines) == 1:
+                    print(
+                        f"cuda-core: rebuilding {what} in {build_dir} (sources changed since the last build)",
+                        file=progress,
+                    )
+                print(line, end="", file=progress, flush=True)
+        if process.wait() != 0:
+            raise subprocess.CalledProcessError(process.returncode, [ninja], "".join(lines))
+        if lines and lines[0].strip() != NO_WORK:
+            print(f"cuda-core: rebuilt in {time.monotonic() - start:.1f} s", file=progress, flush=True)
+
+
+class SharedNamespaceFinder(importlib.abc.MetaPathFinder):
+    """Merges the editable finder's namespace ``cuda`` with the other portions, and keeps a failed
+    rebuild away from every ``cuda.*`` package but cuda.core."""
+
+    def __init__(self, editable_finder: importlib.abc.MetaPathFinder) -> None:
+        self._editable = editable_finder
+        self.failure: ImportError | None = None
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if "." in fullname:
+            if self.failure is None or not fullname.startswith("cuda."):
+                return None
+            if fullname == PACKAGE or fullname.startswith(PACKAGE + "."):
+                raise self.failure
+            return importlib.machinery.PathFinder.find_spec(fullname, path, target)
+        try:
+            spec = self._editable.find_spec(fullname, path, target)
+        except ImportError as err:
+            if fullname != "cuda":
+                raise
+            self.failure = err
+            return importlib.machinery.PathFinder.find_spec(fullname)
+        if spec is None or spec.origin is not None or spec.submodule_search_locations is None:
+            return None
+        others = importlib.machinery.PathFinder.find_spec(fullname)
+        if others is not None and others.origin is not None:
+            return others  # a regular package named cuda: it is cuda, and cuda.core is still ours
+        if others is not None and others.submodule_search_locations:
+            spec.submodule_search_locations.extend(others.submodule_search_locations)
+        return spec
+
+
+class MissingBuildFinder(importlib.abc.MetaPathFinder):
+    """cuda.core's one ImportError where its build directory cannot serve; nothing else is touched."""
+
+    def __init__(self, build_dir: Path, source_dir: Path) -> None:
+        why = (
+            "is gone"
+            if not (build_dir / "build.ninja").is_file()
+            else f"holds no finished Meson setup (no {INSTALL_PLAN})"
+        )
+        self.message = f"{unusable(build_dir)} {why}: reinstall it with: {reinstall_hint(source_dir)}"
+
+    @staticmethod
+    def needed(build_dir: Path) -> bool:
+        return not (build_dir / "build.ninja").is_file() or not (build_dir / INSTALL_PLAN).is_file()
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> None:
+        if fullname == PACKAGE or fullname.startswith(PACKAGE + "."):
+            raise ImportError(self.message, name=fullname)
+
+
+def unusable(build_dir: Path) -> str:
+    return f"cuda.core is installed editable, but its build directory {build_dir}"
+
+
+def reinstall_hint(source_dir: Path) -> str:
+    """The command that reinstalls, with the installer that made this install (its INSTALLER file)."""
+    try:
+        installer = (importlib.metadata.distribution("cuda-core").read_text("INSTALLER") or "pip").strip()
+    except importlib.metadata.PackageNotFoundError:
+        installer = "pip"
+    command = "uv pip install" if installer == "uv" else f"{sys.executable} -m pip install"
+    return f"{command} --no-build-isolation -e {source_dir}"
+
+
+def locked_rebuild(finder: Any, build_dir: Path, source_dir: Path) -> Any:
+    """What meson-python's finder does on its first lookup (build, then read the install plan), under the
+    lock and with visible progress; a failure is raised again, without rebuilding, on later lookups."""
+    loader, failures = sys.modules[LOADER_MODULE], []
+
+    @functools.lru_cache(maxsize=1)
+    def rebuild_once() -> Any:
+        env = {**os.environ, loader.MARKER: os.pathsep.join((os.environ.get(loader.MARKER, ""), str(build_dir)))}
+        try:
+            if failures or MissingBuildFinder.needed(build_dir):
+                raise failures[0] if failures else ImportError(MissingBuildFinder(build_dir, source_dir).message)
+            ninja = _record().read(build_dir).inputs.get("ninja", {}).get("ninja", ["ninja"])[0]
+            rebuild(build_dir, ninja, sys.stderr, "the editable cuda.core", env)
+            return loader.collect(json.loads((build_dir / INSTALL_PLAN).read_text()))
+        except subprocess.CalledProcessError as err:
+            failures.append(
+                ImportError(f"rebuilding the editable cuda.core in {build_dir} failed:\n{err.output[-8000:]}")
+            )
+        except OSError as err:
+            fix = f"cannot be used ({err}): reinstall it with: {reinstall_hint(source_dir)}"
+            if err.errno in READ_ONLY:
+                fix = "is read-only and cuda.core changed since it was built: make it writable, or reinstall from a writable checkout"
+            failures.append(ImportError(f"{unusable(build_dir)} {fix}"))
+        except (ValueError, _record().RecordError) as err:
+            failures.append(ImportError(f"{unusable(build_dir)} cannot be used ({err})"))
+        except ImportError as err:
+            failures[:] = [err]
+        raise failures[0] from None
+
+    return rebuild_once
+
+
+def install(source_dir: str, build_dir: str) -> None:
+    """Start meson-python's finder with these additions, once per process (a .pth can run twice)."""
+    if any(type(f).__name__ in ("SharedNamespaceFinder", "MissingBuildFinder") for f in sys.meta_path):
+        return
+    source, build = Path(source_dir), Path(build_dir)
+    if MissingBuildFinder.needed(build):
+        sys.meta_path.insert(0, MissingBuildFinder(build, source))
+        return
+    importlib.import_module(LOADER_MODULE).init()
+    for index, finder in enumerate(sys.meta_path):
+        if type(finder).__module__ == LOADER_MODULE:
+            finder._rebuild = locked_rebuild(finder, build, source)
+            sys.meta_path.insert(index, SharedNamespaceFinder(finder))
+            return

@@ -1,0 +1,168 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The record of a build directory's environment, ``BUILDDIR/cuda-config/environment.json``, and its one
+reader: what the user asked for, the toolkit found (the pin of the directory), and every input read from
+outside the sources (headers, cuda-bindings, Cython, the compiler, Python, ninja), each by real path and
+sha256. It changes only with a content. ``stats.json`` beside it holds each input's stat and the links on
+the way, so a check hashes only what moved. Standard library only: the editable loader loads this file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+from pathlib import Path
+
+CONFIG, RECORD, STATS = "cuda-config", "environment.json", "stats.json"
+ROLES = {
+    "header": "CUDA headers",
+    "bindings": "cuda-bindings files",
+    "cython": "Cython files",
+    "compiler": "the C++ compiler",
+    "python": "Python",
+    "ninja": "ninja",
+}
+TOOLS = ("compiler", "python", "ninja")  # roles whose change is best said by where they are now
+
+
+class RecordError(Exception):
+    """The record is missing or damaged; the message says what to run."""
+
+
+@dataclasses.dataclass
+class Record:
+    request: dict[str, str]  # the cuda-path and cuda-major options as given
+    python_prefix: str  # the build's Python environment, real: a record belongs to one
+    cuda_version: int
+    found_via: str
+    include_dirs: list[str]  # the toolkit's include directories as found
+    sources: dict[str, str]  # each required header -> the include directory that gives it
+    bindings_version: str
+    bindings_root: str
+    cython_version: str
+    compiler: list[str]  # as Meson runs it
+    compat: dict[str, str]  # each _compat file -> its variant for these headers and bindings
+    inputs: dict[str, dict[str, list[str]]]  # role -> name -> [real path, sha256]
+
+    @property
+    def major(self) -> int:
+        return self.cuda_version // 1000
+
+    @property
+    def minor(self) -> int:
+        return self.cuda_version % 1000 // 10
+
+    def path(self, role: str, name: str) -> str:
+        return self.inputs[role][name][0]
+
+    def digest(self, *roles: str, names: tuple[str, ...] = ()) -> str:
+        """sha256 over the contents of ``roles`` (of the inputs ``names`` alone, where given)."""
+        lines = [f"{r}\0{n}\0{sha}\n" for r in roles for n, (_, sha) in sorted(self.inputs.get(r, {}).items())]
+        return hashlib.sha256(
+            "".join(ln for ln in lines if not names or ln.split("\0")[1] in names).encode()
+        ).hexdigest()
+
+    def facts(self) -> dict[str, object]:
+        """What a build was made for, and no path: the build info holds exactly this."""
+        return {
+            "cuda_major": self.major,
+            "cuda_version": self.cuda_version,
+            "cuda_bindings_version": self.bindings_version,
+            "cython_version": self.cython_version,
+        }
+
+    def summary(self) -> str:
+        """One line for Meson's log: the CUDA version, which directory gave which header, the bindings."""
+        by_dir: dict[str, list[str]] = {}
+        for name, where in self.sources.items():
+            by_dir.setdefault(where, []).append(name)
+        sources = "; ".join(f"{', '.join(names)} from {where}" for where, names in by_dir.items())
+        return (
+            f"CUDA {self.major}.{self.minor} (CUDA_VERSION {self.cuda_version}) via {self.found_via}: {sources}; "
+            f"cuda-bindings {self.bindings_version}; Cython {self.cython_version}"
+        )
+
+
+def read(build_dir: Path) -> Record:
+    path = Path(build_dir) / CONFIG / RECORD
+    try:
+        return Record(**json.loads(path.read_text()))
+    except FileNotFoundError:
+        raise RecordError(
+            f"{path} is missing: set the build directory up (meson setup --reconfigure BUILDDIR)"
+        ) from None
+    except (ValueError, TypeError) as err:
+        raise RecordError(f"{path} is damaged ({err}): set it up again with `meson setup --wipe BUILDDIR`") from None
+
+
+def write(build_dir: Path, record: Record) -> bool:
+    return write_if_changed(Path(build_dir) / CONFIG / RECORD, json.dumps(dataclasses.asdict(record), indent=1) + "\n")
+
+
+def changes(old: Record | None, new: Record) -> list[str]:
+    """What differs between two records: versions, then each role's inputs, then the variants."""
+    if old is None:
+        return []
+    versions = (("cuda_version", "CUDA_VERSION"), ("bindings_version", "cuda-bindings"), ("cython_version", "Cython"))
+    found = [
+        f"{label} {getattr(old, k)} -> {getattr(new, k)}" for k, label in versions if getattr(old, k) != getattr(new, k)
+    ]
+    for role, label in ROLES.items():
+        before, after = old.inputs.get(role, {}), new.inputs.get(role, {})
+        names = sorted(n for n in {*before, *after} if before.get(n) != after.get(n))
+        moved = [
+            f"{n} {before[n][0]} -> {after[n][0]}" if role in TOOLS and {n} <= {*before} & {*after} else n
+            for n in names
+        ]
+        if names:
+            found.append(f"{label} ({', '.join(moved[:3])}{f' and {len(names) - 3} more' if len(names) > 3 else ''})")
+    return found + [f"_compat {n} -> {v}" for n, v in sorted(new.compat.items()) if old.compat.get(n) != v]
+
+
+def fingerprint(path: str) -> list[int] | None:
+    """What changes whenever a file's content can: device, inode, size, mtime, ctime (None if gone)."""
+    try:
+        s = os.stat(path)
+    except OSError:
+        return None
+    return [s.st_dev, s.st_ino, s.st_size, s.st_mtime_ns, s.st_ctime_ns]
+
+
+def read_stats(build_dir: Path) -> dict[str, dict]:
+    """``{"files": {real path: [fingerprint..., sha256]}, "links": {link: target}}``, or empty ones."""
+    try:
+        return json.loads((Path(build_dir) / CONFIG / STATS).read_text())
+    except (OSError, ValueError):
+        return {"files": {}, "links": {}}
+
+
+def stats_changed(build_dir: Path) -> bool:
+    """Whether an input or a link on the way moved since the last check (a change of content that kept
+    the mtime still changes the ctime or the inode)."""
+    stats = read_stats(build_dir)
+    files, links = stats["files"].items(), stats["links"].items()
+    return any(fingerprint(p) != s[:5] for p, s in files) or any(readlink(ln) != t for ln, t in links)
+
+
+def readlink(path: str) -> str | None:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return None
+
+
+def write_if_changed(path: Path, data: str | bytes) -> bool:
+    """Write ``data`` atomically unless ``path`` holds it already: an unchanged file keeps its mtime."""
+    payload = data.encode() if isinstance(data, str) else data
+    try:
+        if path.read_bytes() == payload:
+            return False
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_bytes(payload)
+    os.replace(temporary, path)
+    return True

@@ -1,0 +1,76 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
+"""What the user asked a build for, parsed once: the toolkit pointed at, and the CUDA major.
+
+Meson's steps take the options ``cuda-path`` and ``cuda-major``, the backend ``-Csetup-args``,
+tools/dev/cuda_probe.py its flags; all read ``CUDA_PATH`` and ``CUDA_HOME``. Messages spell the
+options as that user does.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from cuda_core_build import facts
+
+ConfigSettings = dict[str, Any] | None
+
+
+class ProbeError(Exception):
+    """A refusal of the build; its message is the one line that names the cause and the fix."""
+
+
+@dataclass(frozen=True)
+class Request:
+    cuda_path: str = ""  # an os.pathsep list of toolkit roots, as given
+    cuda_major: str = "auto"
+    environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ), compare=False, repr=False)
+    path_option: str = "-Dcuda-path"
+    major_option: str = "-Dcuda-major"
+
+    @property
+    def major(self) -> int | None:
+        """The major asked for (None: auto); an unsupported one is refused."""
+        if self.cuda_major == "auto":
+            return None
+        if self.cuda_major.isdigit() and int(self.cuda_major) in facts.supported_majors():
+            return int(self.cuda_major)
+        choices = ", ".join(["auto", *map(str, facts.supported_majors())])
+        raise ProbeError(f"{self.major_option}={self.cuda_major} is not a supported CUDA major: use one of {choices}")
+
+    @property
+    def pointed_at(self) -> tuple[str, str] | None:
+        """(source, value) of the toolkit pointed at: the option, else CUDA_PATH, else CUDA_HOME."""
+        given = [
+            (self.path_option, self.cuda_path),
+            *((v, self.environ.get(v, "")) for v in ("CUDA_PATH", "CUDA_HOME")),
+        ]
+        return next(((source, value) for source, value in given if value.strip()), None)
+
+    @property
+    def where(self) -> str:
+        """Where a relative root is taken from: where the user stands (Meson runs steps elsewhere)."""
+        return self.environ.get("PWD") or os.getcwd()
+
+
+def setup_args(settings: ConfigSettings) -> list[str]:
+    value = (settings or {}).get("setup-args", [])
+    return [arg for item in ([value] if isinstance(value, str) else value) for arg in shlex.split(item)]
+
+
+def meson_option(settings: ConfigSettings, name: str, default: str) -> str:
+    """The value of ``-D<name>=...`` in ``setup-args``, the last one winning, as Meson reads them."""
+    args, value = setup_args(settings), default
+    for index, arg in enumerate(args):
+        arg = "-D" + args[index + 1] if arg == "-D" and index + 1 < len(args) else arg
+        value = arg.split("=", 1)[1] if arg.startswith(f"-D{name}=") else value
+    return value
+
+
+def from_settings(settings: ConfigSettings) -> Request:
+    """The request of a PEP 517 build."""
+    return Request(meson_option(settings, "cuda-path", ""), meson_option(settings, "cuda-major", "auto"))

@@ -1,0 +1,350 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The build's steps, as Meson runs them: ``python tools/cuda_core_build/steps.py STEP [OPTIONS]``.
+
+- ``configure`` (meson setup): probe, or take the toolkit the build directory's record pins (a
+  regeneration from another shell never switches toolkits); record the environment; print the
+  summary, the files ``check`` writes, and what changed.
+- ``check``, the build's first step (ninja runs it when an input, its directory, a link on the way
+  or a source moved): derive the environment again, hashing only what moved, and lay it out in
+  ``cuda-config/``: copies of the headers, of the .pxd files of cuda-bindings and Cython, the
+  ``_compat`` variants, and stamps, each written only when its content changed. So identical
+  inputs rebuild nothing whatever their mtimes, a changed header or variant rebuilds exactly what
+  reads it, and one line says what changed. cuda-bindings and Cython feed the stamp every Cython
+  step depends on; the compiler and Python feed ``toolchain.h``, which every compile includes.
+- ``build_info`` writes ``cuda/core/_build_info.py``; ``explanations`` the explanation of each
+  CUDA error code, from the headers' comments.
+
+A failure is one line on stderr (Meson shows it as the error), exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import pprint
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+if __name__ == "__main__":  # run by Meson as a script: the package is beside this file
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from cuda_core_build import facts, probe, record  # noqa: E402
+from cuda_core_build.request import ProbeError, Request  # noqa: E402
+
+PACKAGE = facts.REPO_ROOT / "cuda_core" / "cuda" / "core"
+STAMPS = ("environment.json", "cython.stamp", "cyutility.stamp", "toolchain.h")
+RECHECK = "recheck"  # in cuda-config/: an editable import touches it when an input's stat moved
+ODD = {"\\": "a backslash", "\n": "a newline"}  # what a depfile cannot name
+
+
+class OneLineParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: error: {message}: see {self.prog} --help", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def compat_choices(toolkit: probe.Toolkit, bindings: probe.Package) -> dict[str, str]:
+    """The ``_compat`` variant of each file: workqueue resources and structured SM splits need 13.1+
+    headers and bindings; three device attributes need cuda-bindings 12.9+."""
+    minor = (bindings.major, bindings.minor)
+    return {
+        "driver_compat.pxi": f"cu{toolkit.major}",
+        "resources_compat.pxi": "resources/"
+        + ("cuda13_1" if toolkit.cuda_version >= 13010 and minor >= (13, 1) else "before13_1"),
+        "attributes_compat.pxi": "attributes/" + ("cuda12_9" if minor >= (12, 9) else "before12_9"),
+    }
+
+
+def header_closure(compiler: list[str], toolkit: probe.Toolkit) -> dict[str, str]:
+    """Include name -> file as looked up, for each toolkit header the build reads: the preprocessor's own
+    list for the compiled headers, and those read as text. Compared by real path: g++ names a header by
+    its shortest spelling."""
+    command = [*compiler, "-std=c++17", "-M", "-x", "c++", *(f"-isystem{d}" for d in toolkit.include_dirs), "-"]
+    source = "".join(f"#include <{header}>\n" for header in facts.COMPILED_HEADERS)
+    try:
+        result = subprocess.run(command, input=source, capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise ProbeError(f"the C++ compiler {' '.join(compiler)!r} could not be run ({err}): install g++, or set CXX")
+    if result.returncode != 0:
+        first = next((line for line in result.stderr.splitlines() if "error" in line), result.stderr).strip()
+        raise ProbeError(
+            f"the CUDA headers at {os.pathsep.join(toolkit.include_dirs)} do not preprocess ({first}): "
+            f"point CUDA_PATH or -Dcuda-path at a complete CUDA toolkit"
+        )
+    closure = {header: str(Path(toolkit.sources[header]) / header) for header in facts.REQUIRED_HEADERS}
+    tokens = re.findall(r"(?:\\.|\$\$|[^\s\\])+", result.stdout.replace("\\\n", " ").split(": ", 1)[-1])
+    for dependency in (os.path.realpath(re.sub(r"\\(.)", r"\1", t).replace("$$", "$")) for t in tokens):
+        for given in toolkit.include_dirs:
+            if dependency.startswith(os.path.realpath(given) + os.sep):
+                name = Path(os.path.relpath(dependency, os.path.realpath(given))).as_posix()
+                closure.setdefault(name, str(Path(given) / name))
+                break
+    return closure
+
+
+def compiler_files(compiler: list[str]) -> dict[str, str]:
+    """The files that are the C++ compiler: its driver as PATH finds it now (past ccache), and cc1plus."""
+    driver = shutil.which(next((part for part in compiler if Path(part).name not in ("ccache", "sccache")), ""))
+    if not driver:
+        return {}
+    cc1plus = subprocess.run([*compiler, "-print-prog-name=cc1plus"], capture_output=True, text=True).stdout.strip()
+    return {"driver": driver, **({"cc1plus": cc1plus} if os.path.isabs(cc1plus) and os.path.isfile(cc1plus) else {})}
+
+
+def package_files(package: probe.Package, top: str, *extras: str) -> dict[str, str]:
+    """Name -> path of a distribution's .pxd and .pxi files under ``top``, ``extras``, METADATA and RECORD."""
+    root = Path(package.root)
+    found = {p.relative_to(root).as_posix(): str(p) for p in (root / top).rglob("*.px[di]")}
+    found |= {extra: str(root / extra) for extra in extras if (root / extra).is_file()}
+    return found | {f"dist-info/{n}": str(Path(package.dist_info) / n) for n in ("METADATA", "RECORD")}
+
+
+def sha256_of(path: str) -> str:
+    """sha256 of a file; of a RECORD, of its lines for the package's own files (a console script's line
+    names the venv it was installed into)."""
+    if Path(path).name == "RECORD":
+        lines = Path(path).read_text(errors="replace").splitlines()
+        own = [ln for ln in lines if ln and not ln.startswith("../") and "__pycache__" not in ln]
+        return hashlib.sha256(
+            "\n".join(sorted(ln for ln in own if ".dist-info/" not in ln.split(",")[0])).encode()
+        ).hexdigest()
+    with open(path, "rb") as stream:
+        return hashlib.sha256(stream.read()).hexdigest()
+
+
+def links_on_the_way(path: str) -> dict[str, str]:
+    """Every symbolic link followed to reach ``path``, with its target as written."""
+    found: dict[str, str] = {}
+    pending, current = list(Path(path).parts[1:]), Path(Path(path).anchor)
+    while pending and len(found) < 64:
+        part = pending.pop(0)
+        candidate = current.parent if part == ".." else current / part
+        target = record.readlink(str(candidate)) if part not in (".", "..") else None
+        if target is None:
+            current = current if part == "." else candidate
+        else:
+            found[str(candidate)] = target
+            if Path(target).is_absolute():
+                current = Path(Path(target).anchor)
+            pending = [*Path(target).parts[1 if Path(target).is_absolute() else 0 :], *pending]
+    return found
+
+
+def check_directory_name(build_dir: Path, toolkit: probe.Toolkit, request: Request) -> None:
+    """A build directory named for a major (build-cu13) keeps it, unless one is asked for explicitly."""
+    named = re.search(r"(?:^|[-_.])cu(\d+)(?:$|[-_.])", build_dir.name)
+    if named and request.cuda_major == "auto" and int(named.group(1)) != toolkit.major:
+        hint = probe.stop_pointing(toolkit, request) or probe.venv_hint(int(named.group(1)))
+        raise ProbeError(
+            f"{build_dir.name}'s name says CUDA {named.group(1)}, but the headers found (via {toolkit.found_via}) are "
+            f"CUDA {toolkit.major}.{toolkit.minor}: {hint}, or pass -Dcuda-major={toolkit.major} to build CUDA "
+            f"{toolkit.major} in it"
+        )
+
+
+def derive(
+    build_dir: Path, request: Request, compiler: list[str], pin: record.Record | None
+) -> tuple[record.Record, dict]:
+    """The environment of ``build_dir`` (its pinned toolkit, read again, if any), with each input's stat."""
+    if pin and not (Path(pin.sources["cuda.h"]) / "cuda.h").is_file():
+        raise ProbeError(
+            f"the CUDA headers pinned for this build directory are gone ({pin.sources['cuda.h']}/cuda.h): restore "
+            "them, or set the build directory up again with `meson setup --wipe BUILDDIR`"
+        )
+    toolkit = (
+        probe.select_headers([Path(d) for d in pin.include_dirs], pin.found_via) if pin else probe.find_toolkit(request)
+    )
+    probe.check_toolkit(toolkit, request)
+    check_directory_name(build_dir, toolkit, request)
+    bindings = probe.check_bindings(toolkit, request, pin.bindings_root if pin else "")
+    cython, ninja = probe.find_cython(), shutil.which(os.environ.get("NINJA") or "ninja")
+    found = {
+        "header": header_closure(compiler, toolkit),
+        "bindings": package_files(bindings, "cuda", "cuda/bindings/_version.py"),
+        "cython": package_files(cython, "Cython/Includes", "Cython/Shadow.py"),
+        "compiler": compiler_files(compiler),
+        "python": {"python": sys.executable},
+        "ninja": {"ninja": ninja} if ninja else {},
+    }
+    cached, stats, inputs = record.read_stats(build_dir)["files"], {"files": {}, "links": {}}, {}
+    for role, files in found.items():
+        inputs[role] = {}
+        for name, path in sorted(files.items()):
+            if any(char in path for char in ODD):
+                raise ProbeError(
+                    f"the path of {role} input {name} ({path!r}) holds {next(ODD[c] for c in ODD if c in path)}, which "
+                    f"ninja cannot track: make a link to its directory whose path has none, and point the build at the link"
+                )
+            real, now = os.path.realpath(path), record.fingerprint(path)
+            sha = cached[real][5] if real in cached and cached[real][:5] == now else sha256_of(real)
+            inputs[role][name] = [real, sha]
+            stats["files"][real] = [*(now or []), sha]
+            stats["links"].update(links_on_the_way(path))
+    asked = {"cuda_path": request.cuda_path, "cuda_major": request.cuda_major}
+    where = {"python_prefix": os.path.realpath(sys.prefix), "bindings_root": os.path.realpath(bindings.root)}
+    made = record.Record(
+        asked, cuda_version=toolkit.cuda_version, found_via=toolkit.found_via, include_dirs=toolkit.include_dirs,
+        sources=toolkit.sources, bindings_version=bindings.version, cython_version=cython.version, compiler=compiler,
+        compat=compat_choices(toolkit, bindings), inputs=inputs, **where,
+    )  # fmt: skip
+    return made, stats
+
+
+def environment(args: argparse.Namespace, pin_required: bool) -> tuple[record.Record, str]:
+    """Derive and record the environment for configure or check; the line that says what changed."""
+    build_dir = args.build_dir.absolute()
+    try:
+        old = record.read(build_dir) if pin_required or (build_dir / record.CONFIG / record.RECORD).is_file() else None
+    except record.RecordError as err:
+        raise ProbeError(str(err)) from None
+    same = old and old.request == {"cuda_path": args.cuda_path, "cuda_major": args.cuda_major}
+    pin = old if pin_required or same and old.python_prefix == os.path.realpath(sys.prefix) else None
+    found, stats = derive(build_dir, Request(args.cuda_path, args.cuda_major), args.compiler, pin)
+    record.write(build_dir, found)
+    record.write_if_changed(build_dir / record.CONFIG / record.STATS, json.dumps(stats) + "\n")
+    changed = record.changes(old, found)
+    return found, f"cuda-core: the build's environment changed: {'; '.join(changed)}: what reads it is rebuilt" * bool(
+        changed
+    )
+
+
+def configure(args: argparse.Namespace) -> None:
+    config = args.build_dir.absolute() / record.CONFIG
+    try:
+        found, changed = environment(args, pin_required=False)
+    except ProbeError as err:
+        wiped = (args.build_dir / "meson-private" / "cmd_line.txt").is_file() and not (
+            args.build_dir / "build.ninja"
+        ).is_file()
+        gone = f" ({args.build_dir.name} was emptied by `meson setup --wipe` before this check: its previous build is gone and is rebuilt in full once this is fixed)"
+        raise ProbeError(f"{err}{gone if wiped and not (config / record.RECORD).is_file() else ''}") from None
+    if not (config / RECHECK).exists():  # created once, never touched by the check that reads it
+        (config / RECHECK).write_text("")
+    print(f"{found.summary()}\n{' '.join([*STAMPS, *facts.REQUIRED_HEADERS, *found.compat])}\n{changed}")
+
+
+def check(args: argparse.Namespace) -> None:
+    """Lay the environment out in cuda-config/, and say what makes ninja run this again."""
+    found, changed = environment(args, pin_required=True)
+    print(changed, end="\n" * bool(changed), flush=True)
+    config = args.build_dir.absolute() / record.CONFIG
+    for name, (path, _) in found.inputs["header"].items():
+        record.write_if_changed(config / name, Path(path).read_bytes())
+    copy_tree(found.inputs["bindings"], config / "bindings")
+    copy_tree({n.removeprefix("Cython/Includes/"): f for n, f in found.inputs["cython"].items()}, config / "cython")
+    for name, variant in found.compat.items():
+        record.write_if_changed(config / name, (PACKAGE / "_compat" / variant / name).read_bytes())
+    if record.readlink(str(config / "source")) != str(PACKAGE):  # included .pxi files: one name anywhere
+        (config / "source").unlink(missing_ok=True)
+        (config / "source").symlink_to(PACKAGE)
+    record.write_if_changed(config / "cython.stamp", found.digest("cython", "bindings") + "\n")
+    record.write_if_changed(config / "cyutility.stamp", found.digest("cython") + "\n")
+    extra = tuple(name for name in found.inputs["header"] if name not in facts.REQUIRED_HEADERS)
+    toolchain = found.digest("compiler", "python") + (found.digest("header", names=extra) if extra else "")
+    record.write_if_changed(config / "toolchain.h", f"/* cuda-core: compiler, Python and headers: {toolchain} */\n")
+    # Ninja runs this again when an input, its directory or the directory of a link on the way moves, when
+    # an editable import says a stat moved, and when a source does: an edit that compiles anything first
+    # finds the compiler PATH names now.
+    stats = record.read_stats(args.build_dir)
+    watched = {str(config / RECHECK), *map(str, package_sources()), *(os.path.dirname(link) for link in stats["links"])}
+    watched |= {path for real in stats["files"] for path in (real, os.path.dirname(real))}
+    record.write_if_changed(args.depfile, depfile(args.target, sorted(watched)))
+
+
+def copy_tree(inputs: dict[str, list[str]], into: Path) -> None:
+    """Copies of the .pxd and .pxi files among ``inputs`` under ``into``, by name, and no other file."""
+    copies = {name: path for name, (path, _) in inputs.items() if name.endswith((".pxd", ".pxi"))}
+    for name, path in copies.items():
+        record.write_if_changed(into / name, Path(path).read_bytes())
+    for stale in [p for p in into.rglob("*") if p.is_file() and p.relative_to(into).as_posix() not in copies]:
+        stale.unlink()
+
+
+def depfile(target: str, paths: list[str]) -> str:
+    escaped = [
+        p.replace("\\", "\\\\").replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$") for p in [target, *paths]
+    ]
+    return f"{escaped[0]}: {' '.join(escaped[1:])}\n"
+
+
+def package_sources() -> list[Path]:
+    return sorted(p for p in (facts.REPO_ROOT / "cuda_core").rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+
+def build_info(args: argparse.Namespace) -> None:
+    """_build_info.py: the record's facts, the build's options, the version, a digest of the sources."""
+    sources, digest = package_sources(), hashlib.sha256()
+    for path in sources:
+        digest.update(
+            path.relative_to(facts.REPO_ROOT / "cuda_core").as_posix().encode() + b"\0" + path.read_bytes() + b"\0"
+        )
+    values = {**record.read(args.build_dir).facts(), "buildtype": args.buildtype, "coverage": args.coverage == "true"}
+    text = '"""What this build of cuda.core was built for, written at build time."""\n\n'
+    text += f"version = {args.package_version!r}\n" + "".join(f"{k} = {v!r}\n" for k, v in values.items())
+    record.write_if_changed(
+        args.out, text + f"source_digest = {digest.hexdigest()!r}  # sha256 of the cuda_core/ sources\n"
+    )
+    record.write_if_changed(
+        args.depfile, depfile(str(args.out), [f"{record.CONFIG}/{record.RECORD}", *map(str, sources)])
+    )
+
+
+# Each header's enum of error codes; a documented member: its doxygen comment, then NAME = value.
+ENUMS = {"cuda.h": "typedef enum cudaError_enum", "driver_types.h": "enum __device_builtin__ cudaError"}
+MEMBER = re.compile(r"/\*\*(?P<doc>(?:(?!\*/).)*)\*/\s*(?P<name>\w+)\s*=\s*(?P<value>0x[0-9a-fA-F]+|\d+)", re.S)
+
+
+def explanations(args: argparse.Namespace) -> None:
+    """code -> explanation of each documented CUresult (cuda.h) and cudaError_t (driver_types.h), in plain
+    text: CUDAError's fallback where cuda-bindings' enum members carry no docs (13.0, 13.1, 12.x < 12.9.6)."""
+    for (name, start), out in zip(ENUMS.items(), (args.driver_out, args.runtime_out)):
+        text = Path(args.include, name).read_text(encoding="utf-8", errors="replace")
+        table: dict[int, str] = {}
+        for member in MEMBER.finditer(text[text.index(start) : text.index("}", text.index(start))]):
+            doc = " ".join(line.strip().lstrip("*").strip() for line in member.group("doc").splitlines())
+            doc = re.sub(
+                r"\\(?:p|e|c|b|a|ref)\s+", "", doc.replace("\\deprecated", "[Deprecated]").replace("\\note", "Note:")
+            )
+            table.setdefault(int(member.group("value"), 0), " ".join(re.sub(r"::(?=\w)", "", doc).split()))
+        module = f'"""Explanations of CUDA error codes, generated at build time from {name}."""\n\n'
+        record.write_if_changed(out, module + f"EXPLANATIONS: dict[int, str] = {pprint.pformat(table, width=110)}\n")
+    record.write_if_changed(args.depfile, depfile(str(args.driver_out), [f"{args.include}/{name}" for name in ENUMS]))
+
+
+def main(argv: list[str]) -> int:
+    steps = {"configure": configure, "check": check, "build_info": build_info, "explanations": explanations}
+    step = argv[0] if argv and argv[0] in steps else "steps"
+    parser = OneLineParser(prog=f"cuda_core_build.{step}", description=__doc__.splitlines()[0])
+    parser.add_argument("step", choices=steps)
+    parser.add_argument("--build-dir", type=Path, required=True)
+    parser.add_argument("--compiler", action="append", default=[], help="the C++ compiler as Meson runs it")
+    parser.add_argument("--cuda-major", default="auto", help="auto, or the CUDA major the headers must have")
+    parser.add_argument("--coverage", default="false", choices=("true", "false"))
+    for option in ("--cuda-path", "--target", "--include", "--buildtype", "--package-version"):
+        parser.add_argument(option, default="")
+    for option in ("--depfile", "--out", "--driver-out", "--runtime-out"):
+        parser.add_argument(option, type=Path)
+    args = parser.parse_args(argv)
+    probe.drop_editable_finders()
+    try:
+        steps[args.step](args)
+    except ProbeError as err:
+        print(f"{parser.prog}: error: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        print(
+            f"{parser.prog}: error: cannot write the build's files ({err}): check the build directory", file=sys.stderr
+        )
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
