@@ -7,7 +7,7 @@ every cuda-bindings of the matrix: ``dir``, ``hasattr``, ``getattr(module, name,
 NVIDIA's cuda.core defines its NVML names (cuda.core.system.Device, the NVML exceptions, ...)
 only where the installed cuda-bindings has NVML bindings it can use; elsewhere they are not
 attributes at all, so ``hasattr`` is False and pydoc renders the module. Which cuda-bindings
-those are is NVIDIA's rule, written here apart from the package (below), and which names each
+those are is NVIDIA's rule, written apart from the package (nvml_rule.py), and which names each
 module has is written here as data, read off NVIDIA's 1.2.2 wheel: a name in the wrong place
 fails a test, whichever way it moved.
 
@@ -17,8 +17,6 @@ Each module is probed in a fresh interpreter (introspection_probe.py), as a user
 from __future__ import annotations
 
 import configparser
-import importlib.metadata
-import importlib.util
 import json
 import subprocess
 import sys
@@ -27,6 +25,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from nvml_rule import (
+    MATRIX_BINDINGS_NVML,
+    installed_bindings_version,
+    nvml_compatible_here,
+    version_passes,
+    version_tuple,
+)
 
 PROBE = Path(__file__).resolve().with_name("introspection_probe.py")
 MATRIX = Path(__file__).resolve().parents[3] / "requirements" / "matrix.ini"
@@ -290,49 +295,6 @@ OUR_EXTRA_NAMES = {
     "cuda.core.checkpoint": {"Any", "Mapping", "annotations", "ctypes"},
 }
 
-# NVIDIA's rule (cuda.core 1.2.2, cuda.core.system.CUDA_BINDINGS_NVML_IS_COMPATIBLE): cuda-bindings
-# 13.2.0 or newer, or 12.9.6 or newer of 12.x; and cuda.bindings.nvml importable.
-NVML_MINIMUM_13 = (13, 2, 0)
-NVML_MINIMUM_12 = (9, 6)  # (minor, patch) within 12.x
-
-# The cuda-bindings of the matrix (requirements/matrix.ini) and whether they pass NVIDIA's rule.
-MATRIX_BINDINGS_NVML = {
-    "12.8.0": False,
-    "12.9.10": True,
-    "13.0.3": False,
-    "13.1.1": False,
-    "13.2.0": True,
-    "13.3.1": True,
-    "13.4.4": True,
-    "13.5.0": True,
-}
-
-
-def version_tuple(text: str) -> tuple[int, ...]:
-    """(13, 0, 3) from "13.0.3"; a part after the numbers (rc1, post1, dev0) ends it."""
-    numbers = []
-    for part in text.split("."):
-        if not part.isdigit():
-            break
-        numbers.append(int(part))
-    return tuple(numbers)
-
-
-def version_passes_nvidia_rule(version: tuple[int, ...]) -> bool:
-    """The version half of NVIDIA's rule."""
-    return version >= NVML_MINIMUM_13 or (version[:1] == (12,) and version[1:3] >= NVML_MINIMUM_12)
-
-
-def installed_bindings_version() -> str:
-    return importlib.metadata.version("cuda-bindings")
-
-
-def nvml_compatible_here() -> bool:
-    """NVIDIA's rule for the cuda-bindings installed here, decided without importing NVML."""
-    if not version_passes_nvidia_rule(version_tuple(installed_bindings_version())):
-        return False
-    return importlib.util.find_spec("cuda.bindings.nvml") is not None
-
 
 @pytest.fixture(scope="module")
 def nvml() -> bool:
@@ -377,7 +339,7 @@ def public(names: list[str]) -> set[str]:
 
 @pytest.mark.parametrize("version, compatible", sorted(MATRIX_BINDINGS_NVML.items()))
 def test_nvml_rule_on_the_matrix(version: str, compatible: bool) -> None:
-    assert version_passes_nvidia_rule(version_tuple(version)) is compatible
+    assert version_passes(version_tuple(version)) is compatible
 
 
 def test_every_cell_of_the_matrix_is_classified() -> None:
