@@ -229,8 +229,9 @@ def test_names_nvidias_tests_read_are_there(cuda_core, nvml, module: str) -> Non
 
 
 def test_device_tables_hold_nvidias_entries(cuda_core, nvml) -> None:
-    """The tables are dicts, and hold the entries that ours lacked beside NVIDIA's (compared with
-    cuda-bindings 12.9.10): three brands, and NONE of the clock event reasons and cooler targets."""
+    """The tables are dicts, and hold the entries that ours lacked beside NVIDIA's: three brands,
+    NONE of the clock event reasons and cooler targets (compared with cuda-bindings 12.9.10), and
+    every P2P status (with 13.2 to 13.4, whose members are all spelled P2P_STATUS_*)."""
     if not nvml:
         pytest.skip("cuda.core.system._device imports only with NVML bindings")
     from cuda.bindings import nvml as bindings
@@ -242,6 +243,9 @@ def test_device_tables_hold_nvidias_entries(cuda_core, nvml) -> None:
         assert isinstance(table, dict) and table, name
     assert ClocksEventReasons.NONE in _device._CLOCKS_EVENT_REASONS_MAPPING
     assert CoolerTarget.NONE in _device._COOLER_TARGET_MAPPING
+    assert {int(status) for status in _device._GPU_P2P_STATUS_MAPPING.values()} == {
+        int(status) for status in bindings.GpuP2PStatus
+    }
     brands = {int(member): text for member, text in _device._BRAND_TYPE_MAPPING.items()}
     for name, text in (
         ("NVIDIA_DLA", "NVIDIA DLA"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 from types import ModuleType
 from typing import Any
 
@@ -148,10 +149,16 @@ def nvml_member(enum_type: Any, name: str, default: Any = _NO_DEFAULT) -> Any:
     (CoolerTarget.THERMAL_GPU, EnableState.FEATURE_ENABLED, PcieUtilCounter.PCIE_UTIL_RX_BYTES);
     12.9.10 and 13.5 also have them without it (GPU, ENABLED, RX_BYTES), the names cuda.core
     uses. Either is found here; ``default`` where neither is, else an AttributeError naming both.
+    Where several prefixed members end in ``_name`` (GpuP2PStatus.P2P_STATUS_NOT_SUPPORTED beside
+    P2P_STATUS_GPU_NOT_SUPPORTED), the one is the prefix that all the enum's members share, then ``name``.
     """
     found = getattr(enum_type, name, None)
     if found is None:
-        prefixed = [member for member in dir(enum_type) if member.isupper() and member.endswith("_" + name)]
+        members = [member for member in dir(enum_type) if member.isupper()]
+        prefixed = [member for member in members if member.endswith("_" + name)]
+        if len(prefixed) > 1:
+            shared = os.path.commonprefix(members)
+            prefixed = [member for member in prefixed if member == shared[: shared.rfind("_") + 1] + name]
         if len(prefixed) == 1:
             found = getattr(enum_type, prefixed[0])
     if found is not None:
