@@ -206,3 +206,8 @@ def __getattr__(name: str) -> object:
 
     DevicePointerType = driver.CUdeviceptr | int | None
     return DevicePointerType
+
+
+def __dir__() -> list[str]:
+    """This module's names, DevicePointerType among them before its first use, as NVIDIA's lists it."""
+    return sorted({*globals(), "DevicePointerType"})

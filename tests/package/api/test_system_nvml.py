@@ -1,7 +1,8 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
 """The NVML side of cuda.core.system as NVIDIA's cuda.core 1.2.2 declares it: its names and
-signatures, the one ImportError where cuda-bindings has no NVML bindings, and what it does
+signatures, where cuda-bindings has no NVML bindings the names absent (as NVIDIA's) and the
+NVML modules and functions raising one error naming the cuda-bindings to install, and what it does
 without a driver (NVML's data classes are checked over structs made by the bindings).
 
 cuda-bindings 12.9.10 (the CUDA 12 environment) has NVML bindings and 13.0.3 (CUDA 13) has
@@ -280,10 +281,13 @@ def test_typing_values(system) -> None:
 
 
 @pytest.mark.parametrize("name", NVML_NAMES)
-def test_nvml_names_raise_one_import_error(system, without_nvml, name) -> None:
-    with pytest.raises(ImportError, match=r"requires NVML support.*cuda-bindings") as raised:
+def test_nvml_names_are_not_attributes(system, without_nvml, name) -> None:
+    """As in NVIDIA's cuda.core: hasattr is False (tab completion, pydoc and getmembers carry on),
+    and reading one says which cuda-bindings would define it."""
+    assert not hasattr(system, name) and name not in dir(system)
+    with pytest.raises(AttributeError, match=r"has no attribute.*requires NVML support.*cuda-bindings") as raised:
         getattr(system, name)
-    assert raised.value.name == "cuda.bindings.nvml"
+    assert raised.value.name == name
 
 
 @pytest.mark.parametrize(
@@ -310,17 +314,22 @@ def test_nvml_modules_raise_the_import_error(without_nvml, module) -> None:
         importlib.import_module(f"cuda.core.system.{module}")
 
 
-def test_exceptions_attribute_raises_the_import_error(system, without_nvml) -> None:
-    with pytest.raises(ImportError, match=r"cuda.core.system.exceptions requires NVML support"):
+def test_exceptions_is_no_attribute_and_its_import_names_the_bindings(system, without_nvml) -> None:
+    assert not hasattr(system, "exceptions")
+    with pytest.raises(AttributeError, match=r"cuda.core.system.exceptions requires NVML support"):
         system.exceptions  # noqa: B018
+    with pytest.raises(ImportError, match=r"cuda.core.system.exceptions requires NVML support"):
+        import cuda.core.system.exceptions  # noqa: F401
 
 
-def test_from_import_of_an_nvml_name_fails_clearly(without_nvml) -> None:
-    with pytest.raises(ImportError, match="cuda.core.system.Device requires NVML support"):
+def test_from_import_of_an_nvml_name_fails(without_nvml) -> None:
+    """Python's own ImportError, as with NVIDIA's cuda.core: the name is not there."""
+    with pytest.raises(ImportError, match="cannot import name 'Device'"):
         from cuda.core.system import Device  # noqa: F401
     from cuda.core.system import typing
 
-    with pytest.raises(ImportError, match="DeviceArch requires NVML support"):
+    assert not hasattr(typing, "DeviceArch") and "DeviceArch" not in dir(typing)
+    with pytest.raises(AttributeError, match="DeviceArch requires NVML support"):
         typing.DeviceArch  # noqa: B018
     assert "DeviceArch" not in typing.__all__
 

@@ -22,6 +22,7 @@ _CLOCK_ID_MAPPING = by_name(ClockId, nvml.ClockId)
 _CLOCKS_EVENT_REASONS_MAPPING = {
     member: getattr(nvml.ClocksEventReasons, prefix + member.name, default)
     for member, prefix, default in (
+        (ClocksEventReasons.NONE, "EVENT_REASON_", None),  # no bit: listed, never read from a mask
         (ClocksEventReasons.GPU_IDLE, "EVENT_REASON_", None),
         (ClocksEventReasons.APPLICATIONS_CLOCKS_SETTING, "EVENT_REASON_", None),
         (ClocksEventReasons.SW_POWER_CAP, "EVENT_REASON_", None),

@@ -25,7 +25,7 @@ from cuda.core.system._nvml_support import nvml_member, require_nvml
 # First, so that without NVML bindings the ImportError names what was asked for.
 nvml = require_nvml("cuda.core.system.Device")
 
-from cuda.core.system import _nvml_context  # noqa: E402
+from cuda.core.system import _clocks, _events, _memory, _nvml_context, _pci_nvlink, _thermal  # noqa: E402
 from cuda.core.system._clocks import (  # noqa: E402
     PSTATE_UNKNOWN,
     ClockInfo,
@@ -58,6 +58,22 @@ if TYPE_CHECKING:
     import cuda.core
 
 __all__ = ["Device", "get_p2p_status", "get_topology_common_ancestor", "NvlinkInfo"]
+
+# NVIDIA's tables between cuda.core.system.typing's enumerations and NVML's are all of this module
+# in NVIDIA's cuda.core, and its tests read them here (cuda.core.system._device._CLOCK_TYPE_MAPPING).
+# Those that the topic modules use are made there and are these same dicts here.
+_CLOCK_ID_MAPPING = _clocks._CLOCK_ID_MAPPING
+_CLOCK_TYPE_MAPPING = _clocks._CLOCK_TYPE_MAPPING
+_CLOCKS_EVENT_REASONS_MAPPING = _clocks._CLOCKS_EVENT_REASONS_MAPPING
+_COOLER_CONTROL_MAPPING = _thermal._COOLER_CONTROL_MAPPING
+_COOLER_TARGET_MAPPING = _thermal._COOLER_TARGET_MAPPING
+_EVENT_TYPE_MAPPING = _events._EVENT_TYPE_MAPPING
+_FAN_CONTROL_POLICY_MAPPING = _thermal._FAN_CONTROL_POLICY_MAPPING
+_INFOROM_OBJECT_MAPPING = _memory._INFOROM_OBJECT_MAPPING
+_NVLINK_VERSION_MAPPING = _pci_nvlink._NVLINK_VERSION_MAPPING
+_TEMPERATURE_THRESHOLD_MAPPING = _thermal._TEMPERATURE_THRESHOLD_MAPPING
+_THERMAL_CONTROLLER_MAPPING = _thermal._THERMAL_CONTROLLER_MAPPING
+_THERMAL_TARGET_MAPPING = _thermal._THERMAL_TARGET_MAPPING
 
 # The classes of the topic modules are this module's, as in NVIDIA's cuda.core: they say so
 # (repr, pickle, documentation), and are importable from here.
@@ -121,6 +137,9 @@ _BRANDS = {
     "NVIDIA": "NVIDIA",
     "GEFORCE_RTX": "GeForce RTX",
     "TITAN_RTX": "Titan RTX",
+    "NVIDIA_DLA": "NVIDIA DLA",
+    "NVIDIA_VGAMEDEV": "NVIDIA vGameDev",
+    "NVIDIA_NPU": "NVIDIA NPU",
 }
 _BRAND_TYPE_MAPPING = {
     nvml_member(nvml.BrandType, name): text

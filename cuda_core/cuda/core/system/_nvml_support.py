@@ -1,20 +1,22 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
 """Whether the installed cuda-bindings has the NVML bindings cuda.core.system needs, decided
-without importing them (``import cuda.core`` stays free of NVML), the one error raised when
-it has not, and the names of NVML's exception classes that cuda.core.system re-exports,
-known without importing them too."""
+without importing them (``import cuda.core`` stays free of NVML), the errors raised when it
+has not (an ImportError for the NVML modules and functions, an AttributeError for the NVML
+names, which NVIDIA's cuda.core does not define then), and the names of NVML's exception
+classes that cuda.core.system re-exports, known without importing them too."""
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 from types import ModuleType
 from typing import Any
 
 import cuda.bindings
 
-__all__ = ["EXCEPTION_NAMES", "NVML_IS_COMPATIBLE", "NvmlUnavailableError", "require_nvml"]
+__all__ = ["EXCEPTION_NAMES", "NVML_IS_COMPATIBLE", "NvmlUnavailableError", "missing_nvml_name", "require_nvml"]
 
 # cuda.bindings.nvml's exception classes, which cuda.core.system.exceptions (and cuda.core.system)
 # re-export under these names: written here once, where cuda.core.system can name them without NVML.
@@ -85,8 +87,9 @@ NVML_IS_COMPATIBLE: bool = _nvml_is_compatible()
 
 
 class NvmlUnavailableError(ImportError, NotImplementedError):
-    """NVML support is missing: an ImportError (an NVML name cannot be had) that is also a
-    RuntimeError, as NVIDIA's cuda.core raises for its NVML-backed system functions."""
+    """NVML support is missing: an ImportError (a module of the NVML side cannot be imported)
+    that is also a RuntimeError, as NVIDIA's cuda.core raises for its NVML-backed system
+    functions. (The NVML names of cuda.core.system are AttributeErrors instead: missing_nvml_name.)"""
 
 
 _INSTALL = {12: '"cuda-bindings>=12.9.6,<13"', 13: '"cuda-bindings>=13.2"'}
@@ -113,6 +116,19 @@ def require_nvml(what: str) -> ModuleType:
     return importlib.import_module("cuda.bindings.nvml")
 
 
+def missing_nvml_name(module: str, name: str) -> AttributeError:
+    """The AttributeError for reading the NVML name ``name`` of ``module`` (cuda.core.system, its
+    typing) where the installed cuda-bindings has no usable NVML bindings.
+
+    NVIDIA's cuda.core does not define its NVML names there, so an AttributeError, as for any
+    name a module lacks: ``hasattr`` is False, ``getattr(module, name, default)`` gives the
+    default, and pydoc, ``inspect.getmembers`` and tab completion carry on. Its message says
+    which cuda-bindings would define the name.
+    """
+    reason = _unavailable_message(f"{module}.{name}")
+    return AttributeError(f"module {module!r} has no attribute {name!r}: {reason}", name=name)
+
+
 _NO_DEFAULT = object()
 
 
@@ -133,10 +149,16 @@ def nvml_member(enum_type: Any, name: str, default: Any = _NO_DEFAULT) -> Any:
     (CoolerTarget.THERMAL_GPU, EnableState.FEATURE_ENABLED, PcieUtilCounter.PCIE_UTIL_RX_BYTES);
     12.9.10 and 13.5 also have them without it (GPU, ENABLED, RX_BYTES), the names cuda.core
     uses. Either is found here; ``default`` where neither is, else an AttributeError naming both.
+    Where several prefixed members end in ``_name`` (GpuP2PStatus.P2P_STATUS_NOT_SUPPORTED beside
+    P2P_STATUS_GPU_NOT_SUPPORTED), the one is the prefix that all the enum's members share, then ``name``.
     """
     found = getattr(enum_type, name, None)
     if found is None:
-        prefixed = [member for member in dir(enum_type) if member.isupper() and member.endswith("_" + name)]
+        members = [member for member in dir(enum_type) if member.isupper()]
+        prefixed = [member for member in members if member.endswith("_" + name)]
+        if len(prefixed) > 1:
+            shared = os.path.commonprefix(members)
+            prefixed = [member for member in prefixed if member == shared[: shared.rfind("_") + 1] + name]
         if len(prefixed) == 1:
             found = getattr(enum_type, prefixed[0])
     if found is not None:

@@ -26,11 +26,9 @@ from cuda.core.system.typing import (  # noqa: E402
 
 _COOLER_CONTROL_MAPPING = by_name(CoolerControl, nvml.CoolerControl)
 _COOLER_CONTROLS = inverse(_COOLER_CONTROL_MAPPING)
-# THERMAL_GPU_RELATED is GPU | MEMORY | POWER_SUPPLY: targets are read bit by bit.
-_COOLER_TARGET_MAPPING = {
-    ours: nvml_member(nvml.CoolerTarget, ours.name)
-    for ours in (CoolerTarget.GPU, CoolerTarget.MEMORY, CoolerTarget.POWER_SUPPLY)
-}
+# Each target is a bit (NONE too); THERMAL_GPU_RELATED is GPU | MEMORY | POWER_SUPPLY: targets are
+# read bit by bit.
+_COOLER_TARGET_MAPPING = {ours: nvml_member(nvml.CoolerTarget, ours.name) for ours in CoolerTarget}
 _COOLER_TARGET_BITS = {member: int(value) for member, value in _COOLER_TARGET_MAPPING.items()}
 _FAN_CONTROL_POLICY_MAPPING = by_name(
     FanControlPolicy, nvml.FanControlPolicy, {"TEMPERATURE_CONTROLLED": "TEMPERATURE_CONTINUOUS_SW"}

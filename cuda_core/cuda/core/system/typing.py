@@ -3,17 +3,17 @@
 """Types of cuda.core.system's NVML API: the enumerations its queries take and return.
 
 String-valued enumerations (a plain string of the value works wherever one is taken), plus
-DeviceArch and FieldId, which come from cuda.bindings.nvml and so exist only with NVML
-support; they are made on first use, so that importing this module does not load NVML.
+DeviceArch and FieldId, which come from cuda.bindings.nvml and so exist, as in NVIDIA's
+cuda.core, only with NVML bindings: they are made on first use, so that importing this
+module does not load NVML; without those bindings they are not attributes (an AttributeError
+that says which cuda-bindings would define them).
 """
 
-from __future__ import annotations
+import enum as _enum
+from typing import Any as _Any
 
-import enum
-from typing import Any
-
-from cuda.core._utils.pycompat import StrEnum
-from cuda.core.system._nvml_support import NVML_IS_COMPATIBLE, nvml_member, require_nvml
+from cuda.core._utils.pycompat import StrEnum as _StrEnum
+from cuda.core.system import _nvml_support
 
 __all__ = [
     "AddressingMode",
@@ -34,32 +34,32 @@ __all__ = [
     "ThermalController",
     "ThermalTarget",
 ]
-if NVML_IS_COMPATIBLE:
+if _nvml_support.NVML_IS_COMPATIBLE:
     __all__ += ["DeviceArch", "FieldId"]  # noqa: F822  (defined above when NVML is usable)
 
 
-class AddressingMode(StrEnum):
+class AddressingMode(_StrEnum):
     """How the device addresses system-allocated memory (malloc, mmap)."""
 
     HMM = "hmm"  # through software mirroring of the CPU page tables on the GPU
     ATS = "ats"  # through Address Translation Services: CPU and GPU share page tables
 
 
-class AffinityScope(StrEnum):
+class AffinityScope(_StrEnum):
     """The scope of a CPU or memory affinity query: a NUMA node (default) or a CPU socket."""
 
     NODE = "node"
     SOCKET = "socket"
 
 
-class ClockId(StrEnum):
+class ClockId(_StrEnum):
     """Which value of a clock to read: the current one or the OEM-defined boost maximum."""
 
     CURRENT = "current"
     CUSTOMER_BOOST_MAX = "customer_boost_max"
 
 
-class ClocksEventReasons(StrEnum):
+class ClocksEventReasons(_StrEnum):
     """Why the clocks are below their maximum (several may hold at once)."""
 
     NONE = "none"
@@ -76,7 +76,7 @@ class ClocksEventReasons(StrEnum):
     RELIABILITY = "reliability"
 
 
-class ClockType(StrEnum):
+class ClockType(_StrEnum):
     """A clock domain of the device; speeds are in MHz."""
 
     GRAPHICS = "graphics"
@@ -85,14 +85,14 @@ class ClockType(StrEnum):
     VIDEO = "video"
 
 
-class CoolerControl(StrEnum):
+class CoolerControl(_StrEnum):
     """How a cooler is driven: switched on/off, or set to a level."""
 
     TOGGLE = "toggle"
     VARIABLE = "variable"
 
 
-class CoolerTarget(StrEnum):
+class CoolerTarget(_StrEnum):
     """What a cooler cools."""
 
     NONE = "none"
@@ -101,7 +101,7 @@ class CoolerTarget(StrEnum):
     POWER_SUPPLY = "power_supply"
 
 
-class EventType(StrEnum):
+class EventType(_StrEnum):
     """Device events that Device.register_events can wait for."""
 
     NONE = "none"
@@ -121,14 +121,14 @@ class EventType(StrEnum):
     GPU_RECOVERY_ACTION = "gpu_recovery_action"
 
 
-class FanControlPolicy(StrEnum):
+class FanControlPolicy(_StrEnum):
     """Who sets a fan's speed: the driver, from the temperature, or the user."""
 
     TEMPERATURE_CONTROLLED = "temperature_controlled"
     MANUAL = "manual"
 
 
-class GpuP2PCapsIndex(StrEnum):
+class GpuP2PCapsIndex(_StrEnum):
     """The peer-to-peer capability asked about by get_p2p_status."""
 
     READ = "read"
@@ -140,7 +140,7 @@ class GpuP2PCapsIndex(StrEnum):
     UNKNOWN = "unknown"
 
 
-class GpuP2PStatus(StrEnum):
+class GpuP2PStatus(_StrEnum):
     """Whether a peer-to-peer capability is available between two devices, and if not, why."""
 
     OK = "ok"
@@ -152,7 +152,7 @@ class GpuP2PStatus(StrEnum):
     UNKNOWN = "unknown"
 
 
-class GpuTopologyLevel(StrEnum):
+class GpuTopologyLevel(_StrEnum):
     """How two GPUs are connected, from the closest (same board) to the farthest (across sockets)."""
 
     INTERNAL = "internal"
@@ -163,7 +163,7 @@ class GpuTopologyLevel(StrEnum):
     SYSTEM = "system"
 
 
-class InforomObject(StrEnum):
+class InforomObject(_StrEnum):
     """An object stored in the InfoROM: OEM data, ECC, power management, DRAM encryption."""
 
     OEM = "oem"
@@ -172,14 +172,14 @@ class InforomObject(StrEnum):
     DEN = "den"
 
 
-class SystemEventType(StrEnum):
+class SystemEventType(_StrEnum):
     """System events that register_events can wait for: a GPU unbound from or bound to the driver."""
 
     UNBIND = "unbind"
     BIND = "bind"
 
 
-class TemperatureThresholds(StrEnum):
+class TemperatureThresholds(_StrEnum):
     """A temperature threshold of the device."""
 
     SHUTDOWN = "shutdown"
@@ -192,7 +192,7 @@ class TemperatureThresholds(StrEnum):
     GPS_CURR = "gps_curr"
 
 
-class ThermalController(StrEnum):
+class ThermalController(_StrEnum):
     """The chip that reads a thermal sensor."""
 
     GPU_INTERNAL = "gpu_internal"
@@ -215,7 +215,7 @@ class ThermalController(StrEnum):
     UNKNOWN = "unknown"
 
 
-class ThermalTarget(StrEnum):
+class ThermalTarget(_StrEnum):
     """What a thermal sensor measures (ALL: every sensor)."""
 
     NONE = "none"
@@ -234,31 +234,38 @@ _ARCHITECTURES = ("KEPLER", "MAXWELL", "PASCAL", "VOLTA", "TURING", "AMPERE", "A
 
 def _make_device_arch() -> type:
     """DeviceArch: an IntEnum with NVML's values, whose order is the architectures' order."""
-    nvml = require_nvml("cuda.core.system.typing.DeviceArch")
-    members = {name: int(nvml_member(nvml.DeviceArch, name)) for name in _ARCHITECTURES}
+    nvml = _nvml_support.require_nvml("cuda.core.system.typing.DeviceArch")
+    members = {name: int(_nvml_support.nvml_member(nvml.DeviceArch, name)) for name in _ARCHITECTURES}
     # Functional form: the values are NVML's, known only once cuda.bindings.nvml is imported.
-    arch = enum.IntEnum("DeviceArch", members, module=__name__)  # type: ignore[misc]
+    arch = _enum.IntEnum("DeviceArch", members, module=__name__)  # type: ignore[misc]
     arch.__doc__ = "A device architecture; later ones compare greater."
     return arch
 
 
-def _make_field_id() -> Any:
+def _make_field_id() -> _Any:
     """FieldId: NVML's own enumeration of the fields Device.get_field_values reads."""
-    return require_nvml("cuda.core.system.typing.FieldId").FieldId
+    return _nvml_support.require_nvml("cuda.core.system.typing.FieldId").FieldId
 
 
 _LAZY = {"DeviceArch": _make_device_arch, "FieldId": _make_field_id}
 
 
-def __getattr__(name: str) -> Any:
-    """DeviceArch and FieldId, made from cuda.bindings.nvml on first use."""
+def __getattr__(name: str) -> _Any:
+    """DeviceArch and FieldId, made from cuda.bindings.nvml on first use; an AttributeError where
+    the installed cuda-bindings has no usable NVML bindings (NVIDIA's module lacks them there)."""
     make = _LAZY.get(name)
     if make is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}", name=name)
+    if not _nvml_support.NVML_IS_COMPATIBLE:
+        raise _nvml_support.missing_nvml_name(__name__, name)
     value = make()
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    """This module's names, and DeviceArch and FieldId where they exist (made on first use)."""
+    names = set(globals())
+    if _nvml_support.NVML_IS_COMPATIBLE:
+        names.update(_LAZY)
+    return sorted(names)
