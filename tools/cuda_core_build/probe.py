@@ -193,7 +193,9 @@ def check_toolkit(toolkit: Toolkit, request: Request) -> None:
     if missing is None:
         return
     wheels = wheel_headers() if request.pointed_at else None
-    fix = f"use a complete CUDA {toolkit.major} toolkit or {wheels_advice(toolkit.major, toolkit.minor)}"
+    # Headers nobody pointed at: those of the major this environment's cuda-bindings are for.
+    ours = (toolkit.major, toolkit.minor) if request.pointed_at else environment_minor((toolkit.major, toolkit.minor))
+    fix = f"use a complete CUDA {toolkit.major} toolkit or {wheels_advice(*ours)}"
     if wheels and wheels.major == toolkit.major and len(wheels.sources) == len(facts.REQUIRED_HEADERS):
         stop = ("drop " if toolkit.found_via == request.path_option else "unset ") + toolkit.found_via
         fix = f"{stop} to use the CUDA {wheels.major}.{wheels.minor} header wheels installed here, or point it at a complete CUDA {toolkit.major} toolkit"
@@ -215,12 +217,13 @@ def distribution(name: str, root: str = "") -> Package | None:
     return Package(dist.version, str(dist_info.parent), str(dist_info))
 
 
-def environment_minor() -> tuple[int, int | None]:
-    """The major and minor of the cuda-bindings installed here; the newest major where there is none."""
+def environment_minor(otherwise: tuple[int, int | None] | None = None) -> tuple[int, int | None]:
+    """The major and minor of the cuda-bindings installed here; ``otherwise`` (else the newest major)
+    where there is none."""
     bindings = distribution("cuda-bindings")
     if bindings and bindings.major in facts.supported_majors():
         return bindings.major, bindings.minor
-    return facts.supported_majors()[-1], None
+    return otherwise or (facts.supported_majors()[-1], None)
 
 
 def wheels_advice(major: int, minor: int | None = None) -> str:

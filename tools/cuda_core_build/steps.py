@@ -150,7 +150,7 @@ def check_directory_name(build_dir: Path, toolkit: probe.Toolkit, request: Reque
 
 
 def derive(
-    build_dir: Path, request: Request, compiler: list[str], pin: record.Record | None
+    build_dir: Path, request: Request, compiler: list[str], pin: record.Record | None, keep_ninja: bool = False
 ) -> tuple[record.Record, dict]:
     """The environment of ``build_dir`` (its pinned toolkit, read again, if any), with each input's stat."""
     if pin and not (Path(pin.sources["cuda.h"]) / "cuda.h").is_file():
@@ -164,7 +164,11 @@ def derive(
     probe.check_toolkit(toolkit, request)
     check_directory_name(build_dir, toolkit, request)
     bindings = probe.check_bindings(toolkit, request, pin.bindings_root if pin else "")
-    cython, ninja = probe.find_cython(), shutil.which(os.environ.get("NINJA") or "ninja")
+    # The ninja configure found; a check, which ninja runs however it was invoked, keeps it.
+    ninja = (
+        pin.inputs["ninja"].get("ninja", [None])[0] if keep_ninja else shutil.which(os.environ.get("NINJA") or "ninja")
+    )
+    cython = probe.find_cython()
     found = {
         "header": header_closure(compiler, toolkit),
         "bindings": package_files(bindings, "cuda", "cuda/bindings/_version.py"),
@@ -206,7 +210,7 @@ def environment(args: argparse.Namespace, pin_required: bool) -> tuple[record.Re
         raise ProbeError(str(err)) from None
     same = old and old.request == {"cuda_path": args.cuda_path, "cuda_major": args.cuda_major}
     pin = old if pin_required or same and old.python_prefix == os.path.realpath(sys.prefix) else None
-    found, stats = derive(build_dir, Request(args.cuda_path, args.cuda_major), args.compiler, pin)
+    found, stats = derive(build_dir, Request(args.cuda_path, args.cuda_major), args.compiler, pin, pin_required)
     record.write(build_dir, found)
     record.write_if_changed(build_dir / record.CONFIG / record.STATS, json.dumps(stats) + "\n")
     changed = record.changes(old, found)
