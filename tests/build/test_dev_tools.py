@@ -149,6 +149,7 @@ def test_a_silent_step_says_what_it_is_doing(capsys: pytest.CaptureFixture[str])
     script = (
         "import time; print('configuring', flush=True); time.sleep(2.5); "
         "print('[1/2] Compiling a', flush=True); print('noise'); print('[2/2] Linking b', flush=True); "
+        "print('[1/1] /site/cuda/core/__init__.py', flush=True); "
         "time.sleep(1.5); raise SystemExit(3)"
     )
     status, output = cells.stream(
@@ -159,11 +160,17 @@ def test_a_silent_step_says_what_it_is_doing(capsys: pytest.CaptureFixture[str])
         heartbeat=1.0,
     )
     shown = capsys.readouterr().out.splitlines()
-    assert status == 3 and output.splitlines() == ["configuring", "[1/2] Compiling a", "noise", "[2/2] Linking b"]
+    assert status == 3 and output.splitlines() == [
+        "configuring",
+        "[1/2] Compiling a",
+        "noise",
+        "[2/2] Linking b",
+        "[1/1] /site/cuda/core/__init__.py",
+    ]
     assert [line for line in shown if "still running" not in line] == ["    [1/2] Compiling a", "    [2/2] Linking b"]
     beats = [line for line in shown if "still running" in line]
     assert beats and beats[0].startswith("the step: still running, ") and beats[0].endswith(": configuring")
-    assert beats[-1].endswith(": [2/2] Linking b")
+    assert beats[-1].endswith(": [1/1] /site/cuda/core/__init__.py")
 
 
 def test_a_pytest_run_says_which_test_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -42,7 +42,9 @@ CELLS_DIR = REPO_ROOT / "build" / "cells"
 PACKAGE_TESTS = REPO_ROOT / "tests" / "package"
 NO_TESTS_COLLECTED = 5
 HEARTBEAT_SECONDS = 15.0  # the longest a long step stays silent
-PROGRESS_LINE = re.compile(r"^\[\d+/\d+\] ")  # ninja's status line: "[12/95] Compiling C++ object ..."
+# ninja's status line, "[12/95] Compiling C++ object ...", not meson-python's list of the files
+# it installs, "[3/167] /abs/path" (a burst at the end, not progress).
+PROGRESS_LINE = re.compile(r"^\[\d+/\d+\] (?!/)")
 
 
 @dataclass
