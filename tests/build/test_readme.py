@@ -30,6 +30,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -198,7 +199,7 @@ def run_block(clone: Clone, block: Block) -> tuple[int, str, list[tuple[str, flo
     "block",
     [pytest.param(block, id=block.id, marks=[pytest.mark.network] if block.downloads else []) for block in RUN],
 )
-def test_readme_block(clone: Clone, block: Block, record_property) -> None:
+def test_readme_block(clone: Clone, block: Block, record_property: Callable[[str, object], None]) -> None:
     earlier = [other.number for other in RUN if other.number < block.number]
     if clone.passed != earlier:
         missing = sorted(set(earlier) - set(clone.passed))
