@@ -4,8 +4,10 @@
 one build per major (SessionBuilds), which every other test shares.
 
 Every build here is real: meson, ninja, Cython and g++ from the pinned venvs of
-tools/dev/devenv.py, against the CUDA 12 and CUDA 13 header wheels installed there. The
-test command (tools/dev/run_tests.py) creates both venvs before pytest starts.
+tools/dev/devenv.py, against the CUDA 12 and CUDA 13 header wheels installed there. Those are
+the test runners' own venvs (build/.venvs/cu12, cu13; made here where missing), never the
+user's .venvs/: the editable tests install into them and uninstall again, which would take
+away an editable install the user keeps there.
 
 One scratch checkout holds the session's builds: ``build-cu13``, then ``build-cu12``,
 then ``build-cu13`` again (the round trip, tests/test_round_trip.py). Everything else
@@ -16,6 +18,7 @@ rebuild tests ask their ninja what it would do, the fault tests work on copies.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -28,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+
+import devenv
 from cuda_core_build import facts
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -65,13 +70,15 @@ class Venv:
         return env
 
 
+@functools.cache
 def venv_for(major: int) -> Venv:
-    venv = Venv(major, REPO_ROOT / ".venvs" / f"cu{major}")
-    if not venv.python.exists():
-        pytest.fail(
-            f"{venv.root} is missing: run `python3 tools/dev/devenv.py cu{major}` (tools/dev/run_tests.py does)"
-        )
-    return venv
+    """The build tools of ``major``: the default cell's venv under build/.venvs/ (the test runners'
+    own), made or checked by devenv once per session."""
+    cell = facts.default_cell(major).name
+    try:
+        return Venv(major, devenv.ensure(cell, root=devenv.TEST_VENVS_DIR).parent.parent)
+    except (devenv.PythonMissing, subprocess.CalledProcessError) as err:
+        pytest.fail(f"making {devenv.venv_dir(cell, devenv.TEST_VENVS_DIR)} failed: {err}")
 
 
 def run(cmd: list[str | Path], env: dict[str, str], cwd: Path, check: bool = True) -> subprocess.CompletedProcess[str]:

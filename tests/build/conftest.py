@@ -60,5 +60,5 @@ def make_checkout(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture(scope="session")
 def uv(venvs: dict[int, Venv]) -> Uv:
-    """uv with a cache that outlives the session (under .venvs/, on the checkout's filesystem)."""
-    return Uv(venvs[MAJORS[-1]].bin / "uv", devenv.VENVS_DIR / "uv-cache")
+    """uv with a cache that outlives the session (beside the runners' venvs, on the checkout's filesystem)."""
+    return Uv(venvs[MAJORS[-1]].bin / "uv", devenv.TEST_VENVS_DIR / "uv-cache")

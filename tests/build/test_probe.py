@@ -22,6 +22,7 @@ from pathlib import Path
 
 import cuda_probe
 import pytest
+from builds import venv_for
 from cuda_core_build import facts, record
 from cuda_core_build import probe as probe_library
 from cuda_core_build.request import Request
@@ -74,15 +75,12 @@ ALL_HEADERS = ("cuda.h", "nvrtc.h", "cudaProfiler.h", "driver_types.h")
 
 
 def venv_python(major: int) -> Path:
-    """The interpreter of .venvs/cuNN; fail (never skip) if the test command did not create it."""
-    python = REPO_ROOT / ".venvs" / f"cu{major}" / "bin" / "python"
-    if not python.exists():
-        pytest.fail(f"{python} is missing: run `python3 tools/dev/devenv.py cu{major}` (tools/dev/run_tests.py does)")
-    return python
+    """The interpreter of the build tests' venv of ``major`` (build/.venvs/cuNN, made if missing)."""
+    return venv_for(major).python
 
 
 def site_packages(major: int) -> Path:
-    """The site-packages of .venvs/cuNN, as its interpreter reports it."""
+    """The site-packages of the build tests' venv of ``major``, as its interpreter reports it."""
     out = subprocess.run(
         [venv_python(major), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
         capture_output=True,
@@ -668,7 +666,7 @@ def test_a_wrong_venv_names_the_venv_to_activate_not_a_pin(tmp_path: Path) -> No
     cuda-bindings 12 into the cu13 venv would break it."""
     root = make_toolkit(tmp_path / "cuda-12.9", 12090)
     message = error(run_probe(13, env_updates={"CUDA_PATH": str(root)}))
-    assert f"activate the CUDA 12 environment (source {REPO_ROOT / '.venvs' / 'cu12'}/bin/activate)" in message
+    assert f"activate the CUDA 12 environment (source {venv_for(12).root}/bin/activate)" in message
     assert "pip install" not in message
 
 

@@ -120,6 +120,19 @@ def test_dual_wheel_metadata_offers_both_extras(dual: Path) -> None:
         assert f'Requires-Dist: cuda-bindings[all]=={major}.*; extra == "cu{major}"' in header
         assert f'Requires-Dist: cuda-toolkit=={major}.*; extra == "cu{major}"' in header
     assert {build_info_of(wheel, f"_cu{m}/")["cuda_major"] for m in MAJORS} == set(MAJORS)
+    repeated = sorted({line for line in header if header.count(line) > 1})
+    assert not repeated, f"the dual wheel's METADATA lists these more than once: {repeated}"
+
+
+def test_dual_wheel_describes_itself(dual: Path, builds: SessionBuilds) -> None:
+    """Its own summary and description: the two builds it holds, and that the extras bring
+    cuda-bindings (it requires none by itself), not the per-major wheel's text."""
+    wheel = Wheel.read(dual)
+    header, _, body = wheel.text(wheel.dist_info("METADATA")).partition("\n\n")
+    per_major = Wheel.read(builds.wheel(13))
+    per_major_body = per_major.text(per_major.dist_info("METADATA")).partition("\n\n")[2]
+    assert "Summary: " in header and "CUDA 12 and 13 builds in one wheel" in header
+    assert body.strip() == (REPO_ROOT / "docs" / "description-dual.md").read_text().strip() != per_major_body.strip()
 
 
 def test_dual_wheel_keeps_the_headers_where_a_per_major_wheel_has_them(dual: Path) -> None:

@@ -10,19 +10,29 @@ A cell's package is built by meson-python into its own build directory, ``build/
 (kept: a second build of unchanged sources is a no-op), packed as a wheel, and installed into
 the cell's venv, as a user installs it. (Not beside it with ``pip --target``: cuda-bindings
 12.8 ships ``cuda/__init__.py``, and a regular ``cuda`` package hides every ``cuda.core``
-that is not inside it.)
+that is not inside it.) The runners pass ``venvs=devenv.TEST_VENVS_DIR``: their own venvs,
+never the user's ``.venvs/``.
+
+Long steps say what they are doing: a build relays ninja's ``[N/M]`` lines as they come, and
+any run (stream) that has been silent for HEARTBEAT_SECONDS says so, with its last line.
 """
 
 from __future__ import annotations
 
+import codecs
 import os
+import queue
 import re
 import shutil
 import subprocess
+import sys
+import threading
 import time
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import devenv
 from cuda_core_build import facts
@@ -31,6 +41,10 @@ REPO_ROOT = facts.REPO_ROOT
 CELLS_DIR = REPO_ROOT / "build" / "cells"
 PACKAGE_TESTS = REPO_ROOT / "tests" / "package"
 NO_TESTS_COLLECTED = 5
+HEARTBEAT_SECONDS = 15.0  # the longest a long step stays silent
+# ninja's status line, "[12/95] Compiling C++ object ...", not meson-python's list of the files
+# it installs, "[3/167] /abs/path" (a burst at the end, not progress).
+PROGRESS_LINE = re.compile(r"^\[\d+/\d+\] (?!/)")
 
 
 @dataclass
@@ -59,6 +73,67 @@ def run(
     return subprocess.run([str(part) for part in command], env=env, cwd=cwd, text=True, capture_output=capture)
 
 
+def _pump(pipe: IO[bytes], chunks: queue.Queue[bytes]) -> None:
+    """Hand everything read from ``pipe`` to ``chunks``, then b"" at its end."""
+    while chunk := os.read(pipe.fileno(), 65536):
+        chunks.put(chunk)
+    chunks.put(b"")
+
+
+def stream(
+    command: list[str | Path],
+    env: dict[str, str],
+    label: str,
+    shown: Callable[[str], bool] | None = None,
+    cwd: Path = REPO_ROOT,
+    heartbeat: float = HEARTBEAT_SECONDS,
+) -> tuple[int, str]:
+    """Run a command, relaying its output as it comes: all of it (``shown`` None), or the lines
+    ``shown`` accepts, indented. Whenever nothing was said for ``heartbeat`` seconds, one line says
+    that ``label`` is still running, for how long, and the command's last line (for pytest -v,
+    the test that runs). Returns the exit status and the whole output (stderr merged)."""
+    process = subprocess.Popen(
+        [str(part) for part in command], env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    assert process.stdout is not None
+    chunks: queue.Queue[bytes] = queue.Queue()
+    threading.Thread(target=_pump, args=(process.stdout, chunks), daemon=True).start()
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    output: list[str] = []
+    partial = ""  # the output's unfinished last line
+    start = said = time.monotonic()
+    while (chunk := _next_chunk(chunks, min(1.0, heartbeat / 4))) != b"":
+        now = time.monotonic()
+        if chunk is None:
+            if now - said >= heartbeat:
+                last = (partial or "".join(output[-20:]).rstrip("\n").rpartition("\n")[2]).strip()
+                newline = "\n" if partial and shown is None else ""
+                print(f"{newline}{label}: still running, {now - start:.0f} s: {last[:160]}", flush=True)
+                said = now
+            continue
+        text = decoder.decode(chunk)
+        output.append(text)
+        lines = (partial + text).split("\n")
+        partial = lines.pop()
+        if shown is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            said = now
+        else:
+            for line in filter(shown, lines):
+                print(f"    {line}", flush=True)
+                said = now
+    return process.wait(), "".join(output)
+
+
+def _next_chunk(chunks: queue.Queue[bytes], wait: float) -> bytes | None:
+    """The next piece of output, or None when there was none for ``wait`` seconds."""
+    try:
+        return chunks.get(timeout=wait)
+    except queue.Empty:
+        return None
+
+
 def clean_env(**updates: str) -> dict[str, str]:
     """The environment without variables that would point a build or a test elsewhere."""
     env = {k: v for k, v in os.environ.items() if k not in ("CUDA_PATH", "CUDA_HOME", "VIRTUAL_ENV", "PYTHONPATH")}
@@ -68,12 +143,13 @@ def clean_env(**updates: str) -> dict[str, str]:
 
 def build_wheel(cell: str, python: Path, root: Path = CELLS_DIR) -> Path:
     """Build the cell's wheel with its venv's tools into ``root/CELL`` (kept between runs); return it.
+    Ninja's progress lines are shown as they come.
 
     Raises RuntimeError with the build's first error line if it fails.
     """
     build_dir, out = root / cell, root / f"{cell}-wheel"
     shutil.rmtree(out, ignore_errors=True)
-    result = run(
+    status, output = stream(
         [
             python,
             "-m",
@@ -89,10 +165,11 @@ def build_wheel(cell: str, python: Path, root: Path = CELLS_DIR) -> Path:
             REPO_ROOT,
         ],
         clean_env(),
-        capture=True,
+        f"cells: {cell}: building",
+        shown=lambda line: bool(PROGRESS_LINE.match(line.strip())),
     )
-    if result.returncode != 0:
-        raise RuntimeError(first_build_error(result.stdout + result.stderr))
+    if status != 0:
+        raise RuntimeError(first_build_error(output))
     return next(out.glob("cuda_core-*.whl"))
 
 
@@ -124,10 +201,13 @@ def install(wheel: Path, python: Path) -> None:
         raise RuntimeError(f"installing {wheel.name} failed: {result.stderr.strip().splitlines()[-1]}")
 
 
-def install_package(cell: str, wheelhouse: Path | None = None, root: Path = CELLS_DIR) -> float | None:
-    """The cell's package installed in its venv: the wheel in ``wheelhouse/CELL`` where there is
-    one (the build tests leave theirs), else built now. Returns the build's seconds, if built."""
-    python = devenv.venv_python(cell)
+def install_package(
+    cell: str, wheelhouse: Path | None = None, root: Path = CELLS_DIR, venvs: Path = devenv.VENVS_DIR
+) -> float | None:
+    """The cell's package installed in its venv under ``venvs``: the wheel in ``wheelhouse/CELL``
+    where there is one (the build tests leave theirs), else built now. Returns the build's
+    seconds, if built."""
+    python = devenv.venv_python(cell, venvs)
     made = sorted((wheelhouse / cell).glob("cuda_core-*.whl")) if wheelhouse else []
     seconds = None
     if made:
@@ -154,10 +234,12 @@ def junit_counts(report: Path) -> dict[str, int]:
     return {"passed": total - failed - errors - skipped, "failed": failed, "errors": errors, "skipped": skipped}
 
 
-def run_package_tests(cell: str, pytest_args: list[str], report: Path) -> tuple[int, dict[str, int]]:
-    """pytest over tests/package in the cell's venv, on two workers (pytest-xdist: a test that
-    crashes its worker fails alone). Returns pytest's status and the counts."""
-    python = devenv.venv_python(cell)
+def run_package_tests(
+    cell: str, pytest_args: list[str], report: Path, venvs: Path = devenv.VENVS_DIR
+) -> tuple[int, dict[str, int]]:
+    """pytest over tests/package in the cell's venv under ``venvs``, on two workers (pytest-xdist:
+    a test that crashes its worker fails alone). Returns pytest's status and the counts."""
+    python = devenv.venv_python(cell, venvs)
     report.parent.mkdir(parents=True, exist_ok=True)
     command = [
         python,
@@ -172,18 +254,22 @@ def run_package_tests(cell: str, pytest_args: list[str], report: Path) -> tuple[
         *pytest_args,
     ]
     log(f"{cell}: {' '.join(map(str, command))}")
-    status = run(command, clean_env()).returncode
+    status, _ = stream(command, clean_env(PYTHONUNBUFFERED="1"), f"cells: {cell}: package tests")
     return status, junit_counts(report)
 
 
 def run_cell(
-    cell: facts.Cell, pytest_args: list[str], wheelhouse: Path | None = None, reports: Path = CELLS_DIR / "reports"
+    cell: facts.Cell,
+    pytest_args: list[str],
+    wheelhouse: Path | None = None,
+    reports: Path = CELLS_DIR / "reports",
+    venvs: Path = devenv.VENVS_DIR,
 ) -> Outcome:
-    """Make the cell's venv, get its package (from ``wheelhouse``, else built in build/cells/),
-    run its package tests; their JUnit report goes to ``reports/CELL.xml``."""
+    """Make the cell's venv under ``venvs``, get its package (from ``wheelhouse``, else built in
+    build/cells/), run its package tests; their JUnit report goes to ``reports/CELL.xml``."""
     outcome = Outcome(cell)
     try:
-        devenv.ensure(cell.name)
+        devenv.ensure(cell.name, root=venvs)
     except devenv.PythonMissing as err:
         outcome.stopped = f"skipped: {err}"
         log(f"{cell.name}: {outcome.stopped}")
@@ -193,10 +279,10 @@ def run_cell(
         log(f"{cell.name}: {outcome.stopped}")
         return outcome
     try:
-        outcome.build_seconds = install_package(cell.name, wheelhouse)
+        outcome.build_seconds = install_package(cell.name, wheelhouse, venvs=venvs)
     except RuntimeError as err:
         outcome.stopped, outcome.status = f"build failed: {err}", 1
         log(f"{cell.name}: {outcome.stopped}")
         return outcome
-    outcome.status, outcome.counts = run_package_tests(cell.name, pytest_args, reports / f"{cell.name}.xml")
+    outcome.status, outcome.counts = run_package_tests(cell.name, pytest_args, reports / f"{cell.name}.xml", venvs)
     return outcome

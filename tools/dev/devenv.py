@@ -12,9 +12,14 @@ The cell's Python is this interpreter when the versions match, else the newest p
 of that version under pyenv's versions directory (``pyenv root``); where there is none, the
 cell cannot be made, and the exit status is 3 with the reason on stderr.
 
-The environment is created with uv when uv is on PATH, else with venv and pip. A stamp file,
-written last, records a hash of the interpreter and the requirements: a rerun with nothing
-changed returns at once, and an install that was interrupted is never trusted.
+The environment is created with uv when uv is on PATH, else with venv and pip; either way it
+holds pip (``uv venv --seed``), so ``.venvs/cu13/bin/python -m pip install ...`` works in it. A
+stamp file, written last, records a hash of the interpreter and the requirements: a rerun with
+nothing changed returns at once, and an install that was interrupted is never trusted.
+
+``.venvs/`` is the user's: the test runners (tools/dev/run_tests.py, run_matrix.py) and the
+build tests make the same cells' environments under ``build/.venvs/`` (TEST_VENVS_DIR) and
+install only there, so an editable install in ``.venvs/cu13`` stays as it is.
 
 Usage: python3 tools/dev/devenv.py CELL [--force] [--print-python]
 """
@@ -35,7 +40,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/: the buil
 from cuda_core_build import facts  # noqa: E402
 
 REPO_ROOT = facts.REPO_ROOT
-VENVS_DIR = REPO_ROOT / ".venvs"
+VENVS_DIR = REPO_ROOT / ".venvs"  # the user's environments: what README's commands use
+# The test runners' own environments of the same cells. Named .venvs too: the build's probe knows
+# a per-major dev venv by its directory's name, and names the other major's venv beside it.
+TEST_VENVS_DIR = REPO_ROOT / "build" / ".venvs"
 STAMP_NAME = ".devenv-stamp"
 MISSING_PYTHON = 3  # exit status when the cell's Python is not on this machine
 
@@ -44,14 +52,14 @@ class PythonMissing(Exception):
     """The cell's Python is not on this machine; the message says where it was looked for."""
 
 
-def venv_dir(cell: str) -> Path:
-    """Where the environment of a cell lives."""
-    return VENVS_DIR / cell
+def venv_dir(cell: str, root: Path = VENVS_DIR) -> Path:
+    """Where the environment of a cell lives under ``root``."""
+    return root / cell
 
 
-def venv_python(cell: str) -> Path:
-    """The interpreter of a cell's environment."""
-    return venv_dir(cell) / "bin" / "python"
+def venv_python(cell: str, root: Path = VENVS_DIR) -> Path:
+    """The interpreter of a cell's environment under ``root``."""
+    return venv_dir(cell, root) / "bin" / "python"
 
 
 def pyenv_root() -> Path | None:
@@ -107,7 +115,7 @@ def _create(target: Path, python: Path, requirements: tuple[str, ...]) -> None:
     uv = shutil.which("uv")
     venv_python_path = target / "bin" / "python"
     if uv:
-        _run([uv, "venv", "--quiet", "--python", python, target])
+        _run([uv, "venv", "--seed", "--quiet", "--python", python, target])  # --seed: with pip
         _run([uv, "pip", "install", "--quiet", "--python", venv_python_path, *requirements])
     else:
         _run([python, "-m", "venv", target])
@@ -126,9 +134,16 @@ def _create(target: Path, python: Path, requirements: tuple[str, ...]) -> None:
         )
 
 
-def ensure(cell_name: str, force: bool = False) -> Path:
-    """Make sure the environment of a cell exists and is current; return its python.
+def has_pip(environment: Path) -> bool:
+    """Whether the environment at ``environment`` holds pip (``python -m pip`` works there)."""
+    return any(environment.glob("lib/python3.*/site-packages/pip/__init__.py"))
 
+
+def ensure(cell_name: str, force: bool = False, root: Path = VENVS_DIR) -> Path:
+    """Make sure the environment of a cell exists under ``root`` and is current; return its python.
+
+    An environment that uv made without pip (devenv before it seeded pip) gets pip from the
+    interpreter's own ``ensurepip``, and keeps everything else, an editable install included.
     Raises PythonMissing when the cell's Python is not on this machine.
     """
     cells = facts.cells()
@@ -139,21 +154,22 @@ def ensure(cell_name: str, force: bool = False) -> Path:
     cell = cells[cell_name]
     python = find_python(cell.python)
     requirements = facts.cell_requirements(cell)
-    target = venv_dir(cell_name)
+    target, target_python = venv_dir(cell_name, root), venv_python(cell_name, root)
+    shown = target.relative_to(REPO_ROOT) if target.is_relative_to(REPO_ROOT) else target
     stamp = target / STAMP_NAME
     wanted = _fingerprint(python, requirements)
-    if not force and stamp.is_file() and stamp.read_text() == wanted and venv_python(cell_name).exists():
-        print(f"devenv: {target.relative_to(REPO_ROOT)} is up to date", flush=True)
-        return venv_python(cell_name)
+    if not force and stamp.is_file() and stamp.read_text() == wanted and target_python.exists():
+        if not has_pip(target):
+            print(f"devenv: {shown} has no pip: adding it", flush=True)
+            _run([target_python, "-m", "ensurepip", "--default-pip"])
+        print(f"devenv: {shown} is up to date", flush=True)
+        return target_python
     start = time.monotonic()
-    print(
-        f"devenv: creating {target.relative_to(REPO_ROOT)}: Python {cell.python}, CUDA {cell.cuda}, {cell.tools} tools",
-        flush=True,
-    )
+    print(f"devenv: creating {shown}: Python {cell.python}, CUDA {cell.cuda}, {cell.tools} tools", flush=True)
     _create(target, python, requirements)
     stamp.write_text(wanted)
-    print(f"devenv: {target.relative_to(REPO_ROOT)} ready in {time.monotonic() - start:.0f} s", flush=True)
-    return venv_python(cell_name)
+    print(f"devenv: {shown} ready in {time.monotonic() - start:.0f} s", flush=True)
+    return target_python
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,19 +4,25 @@
 """Run the whole test suite, as CI does: ``python3 tools/dev/run_tests.py [pytest arguments]``.
 
 1. The venv of every cell of the suite (``[suite]`` in requirements/matrix.ini: both default
-   cells and the matrix's two extremes), made or checked by tools/dev/devenv.py.
-2. The build tests, once: ``pytest tests/build`` in the newest default cell's venv. They
-   build both majors in a scratch checkout, and leave the wheels they pack in
-   build/tests/wheelhouse.
+   cells and the matrix's two extremes), made or checked by tools/dev/devenv.py in
+   build/.venvs/CELL: the runner's own. It never installs into .venvs/, where you may keep an
+   editable install.
+2. The build tests, once: ``pytest tests/build -v`` in the newest default cell's venv. They
+   build both majors in a scratch checkout, with build/.venvs/cu12 and cu13 as their tools, and
+   leave the wheels they pack in the run's wheelhouse.
 3. The package tests of each cell, in that cell's venv: ``pytest tests/package`` against the
    cell's package, installed from the wheelhouse where the build tests made it, else built
    in build/cells/CELL (tools/dev/cells.py; kept, so a second run rebuilds only what
-   changed). A cell whose Python this machine lacks is skipped, with the reason.
+   changed; ninja's progress lines are shown). A cell whose Python this machine lacks is
+   skipped, with the reason.
 
 Extra arguments go to every pytest run (``-k round_trip -x``; ``-m "not slow and not
-network"`` skips the isolated builds that download from PyPI). Each run prints its 15
-slowest steps; the end is a table of every run. The exit status is 1 if any run failed, or
-if no run collected a test.
+network"`` skips the isolated builds that download from PyPI). A run that has been silent for
+15 s says what it is doing. Each pytest run prints its 15 slowest steps; the end is a table of
+every run. The JUnit reports and the table (summary.md) go to build/tests/running/ and, once
+the run is over, replace the previous run's in build/tests/last/: an interrupted run leaves
+the last complete one in place. The exit status is 1 if any run failed, or if no run
+collected a test. ``-h``/``--help`` prints this and changes nothing.
 """
 
 from __future__ import annotations
@@ -26,6 +32,16 @@ import sys
 import time
 from pathlib import Path
 
+
+def help_asked(argv: list[str]) -> bool:
+    """Whether the command line asks for help (before any import that could write a file)."""
+    return any(arg in ("-h", "--help") for arg in argv)
+
+
+if __name__ == "__main__" and help_asked(sys.argv[1:]):
+    print(__doc__)
+    sys.exit(0)
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/: the build's facts and probe
 
 import cells  # noqa: E402
@@ -33,56 +49,86 @@ import devenv  # noqa: E402
 from cuda_core_build import facts  # noqa: E402
 
 SESSION = facts.REPO_ROOT / "build" / "tests"
-WHEELHOUSE = SESSION / "wheelhouse"
+RUNNING = SESSION / "running"  # this run's reports and wheels, until it is over
+LAST = SESSION / "last"  # the last complete run's
+VENVS = devenv.TEST_VENVS_DIR
 
 
-def build_tests(python: Path, pytest_args: list[str]) -> tuple[int, dict[str, int]]:
-    """pytest over tests/build, once, leaving its wheels in the wheelhouse."""
-    report = SESSION / "reports" / "build.xml"
+def build_tests(python: Path, pytest_args: list[str], run_dir: Path) -> tuple[int, dict[str, int]]:
+    """pytest over tests/build, once, leaving its wheels in the run's wheelhouse."""
+    report = run_dir / "reports" / "build.xml"
     command = [
         python,
         "-m",
         "pytest",
         str(facts.REPO_ROOT / "tests" / "build"),
+        "-v",
         "-p",
         "no:cacheprovider",
         "--durations=15",
-        f"--wheelhouse={WHEELHOUSE}",
+        f"--wheelhouse={run_dir / 'wheelhouse'}",
         f"--junitxml={report}",
         *pytest_args,
     ]
     cells.log(f"build tests: {' '.join(map(str, command))}")
-    status = cells.run(command, cells.clean_env()).returncode
+    status, _ = cells.stream(command, cells.clean_env(PYTHONUNBUFFERED="1"), "run_tests: build tests")
     return status, cells.junit_counts(report)
+
+
+def summary(rows: list[tuple[str, int, dict[str, int]]]) -> str:
+    """The table of every run, in Markdown."""
+    lines = ["| run | status | passed | failed | skipped |", "|---|---|---|---|---|"]
+    for name, code, found in rows:
+        failed = found.get("failed", 0) + found.get("errors", 0) if found else ""
+        lines.append(f"| {name} | {code} | {found.get('passed', '')} | {failed} | {found.get('skipped', '')} |")
+    return "\n".join(lines) + "\n"
+
+
+def start_run(session: Path = SESSION) -> Path:
+    """An empty directory for this run's results; the last complete run's stay where they are."""
+    running = session / RUNNING.name
+    shutil.rmtree(running, ignore_errors=True)
+    (running / "reports").mkdir(parents=True)
+    return running
+
+
+def finish_run(running: Path) -> Path:
+    """This run's results become the last run's, replacing the previous ones; returns where."""
+    last = running.parent / LAST.name
+    shutil.rmtree(last, ignore_errors=True)
+    running.rename(last)
+    for earlier in ("reports", "wheelhouse"):  # where runs before build/tests/last kept theirs
+        shutil.rmtree(running.parent / earlier, ignore_errors=True)
+    return last
 
 
 def main(argv: list[str]) -> int:
     start = time.monotonic()
-    shutil.rmtree(SESSION, ignore_errors=True)
+    run_dir = start_run()
     suite = [facts.cells()[name] for name in facts.suite_cells()]
     runnable = []
     for cell in suite:
         try:
-            devenv.ensure(cell.name)
+            devenv.ensure(cell.name, root=VENVS)
             runnable.append(cell)
         except devenv.PythonMissing as err:
             cells.log(f"{cell.name}: skipped: {err}")
-    build_python = devenv.venv_python(f"cu{facts.supported_majors()[-1]}")
-    status, counts = build_tests(build_python, argv)
+    build_python = devenv.venv_python(f"cu{facts.supported_majors()[-1]}", VENVS)
+    status, counts = build_tests(build_python, argv, run_dir)
     rows = [("build tests", status, counts)]
     for cell in suite:
         if cell not in runnable:
             rows.append((cell.name, 0, {}))
             continue
-        outcome = cells.run_cell(cell, ["--durations=15", *argv], WHEELHOUSE, SESSION / "reports")
-        rows.append((cell.name, outcome.status if not outcome.stopped else 1, outcome.counts))
-    print("\n| run | status | passed | failed | skipped |\n|---|---|---|---|---|")
-    for name, code, found in rows:
-        print(
-            f"| {name} | {code} | {found.get('passed', '')} | "
-            f"{found.get('failed', 0) + found.get('errors', 0) if found else ''} | {found.get('skipped', '')} |"
+        outcome = cells.run_cell(
+            cell, ["--durations=15", *argv], run_dir / "wheelhouse", run_dir / "reports", venvs=VENVS
         )
-    print(f"\nrun_tests: {time.monotonic() - start:.0f} s", flush=True)
+        rows.append((cell.name, outcome.status if not outcome.stopped else 1, outcome.counts))
+    table = summary(rows)
+    (run_dir / "summary.md").write_text(table)
+    print("\n" + table, flush=True)
+    last = finish_run(run_dir)
+    print(f"run_tests: {time.monotonic() - start:.0f} s; reports in {last.relative_to(facts.REPO_ROOT)}", flush=True)
     collected = any(sum(found.values()) for _, _, found in rows)
     failed = [name for name, code, _ in rows if code not in (0, cells.NO_TESTS_COLLECTED)]
     if not collected:

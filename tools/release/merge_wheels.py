@@ -8,6 +8,11 @@ and tools/release/dual_wheel_init.py becomes cuda/core/__init__.py: importing cu
 the build that matches the installed cuda-bindings (see that file for how). The headers of
 cuda/core/_include/, the same in both builds, stay there as well.
 
+Its METADATA is the CUDA 13 wheel's with every per-major requirement replaced: no
+cuda-bindings of its own, an extra per major (``cu12``, ``cu13``) that brings that major's,
+each requirement once, and its own summary and description (docs/description-dual.md),
+which say what it holds and how to choose the major.
+
 The wheels must be of the same version, built from the same sources (the
 source_digest of their build info), with the same wheel tags, and of different
 majors; anything else is refused with one line that names each input's major and the fix.
@@ -19,6 +24,7 @@ Usage: python tools/release/merge_wheels.py dist-cu12/cuda_core-*.whl dist-cu13/
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import zipfile
 from pathlib import Path
@@ -31,6 +37,9 @@ from cuda_core_build.wheel_files import Wheel, bindings_extra, build_info_of, jo
 SUPPORTED_MAJORS = supported_majors()
 
 DISPATCHER = Path(__file__).with_name("dual_wheel_init.py")
+DESCRIPTION = Path(__file__).resolve().parents[2] / "docs" / "description-dual.md"
+SUMMARY = "Pythonic CUDA: devices, streams, memory and kernels over cuda-bindings, built by Meson: CUDA 12 and 13 builds in one wheel"
+PER_MAJOR_EXTRA = re.compile(r"""extra\s*==\s*['"]cu\d+['"]""")
 PACKAGE = "cuda/core/"
 INCLUDE = PACKAGE + "_include/"  # the C and C++ headers for downstream extensions
 
@@ -77,17 +86,25 @@ def check_mergeable(paths: list[Path], wheels: list[Wheel]) -> dict[int, int]:
     return {major: index for index, major in enumerate(majors)}
 
 
+def per_major(line: str) -> bool:
+    """Whether a METADATA header line is of one major: its cuda-bindings, its extra, or a
+    requirement of that extra."""
+    return (
+        line.startswith(("Requires-Dist: cuda-bindings", "Provides-Extra: cu"))
+        or line.startswith("Requires-Dist:")
+        and PER_MAJOR_EXTRA.search(line) is not None
+    )
+
+
 def dual_metadata(metadata: str, majors: list[int]) -> str:
-    """METADATA for both majors: no unconditional cuda-bindings, one extra per major."""
-    lines, body = metadata_headers(metadata)
-    kept = [
-        line
-        for line in lines
-        if not line.startswith("Requires-Dist: cuda-bindings") and not line.startswith("Provides-Extra: cu")
-    ]
+    """METADATA for both majors: no unconditional cuda-bindings, one extra per major, each
+    requirement once (the extras of the CUDA 13 wheel are dropped, not kept beside the new
+    ones), and the dual wheel's own summary and description."""
+    lines, _ = metadata_headers(metadata)
+    kept = [f"Summary: {SUMMARY}" if line.startswith("Summary:") else line for line in lines if not per_major(line)]
     for major in majors:
         kept += bindings_extra(major)
-    return join_metadata(kept, body)
+    return join_metadata(kept, DESCRIPTION.read_text())
 
 
 def merge(paths: list[Path], output_dir: Path) -> Path:
