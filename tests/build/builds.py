@@ -30,9 +30,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
-
 import devenv
+import pytest
 from cuda_core_build import facts
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

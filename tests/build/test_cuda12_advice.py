@@ -12,9 +12,8 @@ import re
 import shlex
 from pathlib import Path
 
-import pytest
-
 import devenv
+import pytest
 from builds import REPO_ROOT, SessionBuilds, Uv, Venv, meson_setup, run
 from cuda_core_build import facts
 
