@@ -8,7 +8,7 @@ sizes, the packing, the GIL, the call of cuLaunchKernel. Callgrind counts the in
 of that code exactly and repeatably on any x86-64 machine, where time on a shared machine is
 noise. The driver here is a stand-in ``libcuda.so.1``, compiled by this script, that answers
 the few calls a launch makes (cuInit, cuDriverGetVersion, cuCtxGetCurrent, cuStreamGetCtx,
-cuCtxGetDevice, cuKernelGetParamInfo from a list of parameter sizes the "kernel handle" points
+cuCtxGetDevice, cuGetProcAddress, cuKernelGetParamInfo from a list of parameter sizes the "kernel handle" points
 at, cuLaunchKernel and cuLaunchKernelEx returning at once), found through LD_LIBRARY_PATH by
 cuda.bindings. It also holds callgrind's client
 requests, so each row is counted alone: statistics zeroed, BATCH calls, statistics dumped.
@@ -83,6 +83,7 @@ CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int version, unsign
     *pfn = NULL;
     for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
         if (strcmp(table[i].name, symbol) == 0) *pfn = table[i].function;
+    if (strcmp(symbol, "cuGetProcAddress") == 0) *pfn = (void*)cuGetProcAddress_v2;
     if (status) *status = *pfn ? 0 : 1;
     return 0;
 }
