@@ -103,6 +103,18 @@ def changed(command: list[str], flags: tuple, optimization: str | None) -> list[
     return result[:compile_at] + list(flags) + result[compile_at:]
 
 
+def cpu_seconds(command: list[str], cwd: Path) -> float:
+    """Run ``command``; the CPU seconds of that child alone (os.times() would count the other
+    threads' children too)."""
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode:
+        raise SystemExit(f"module_flags: {' '.join(command[:3])}... failed: {process.stderr.read().decode()[-400:]}")
+    process.stderr.close()
+    return usage.ru_utime + usage.ru_stime
+
+
 def build_variant(module: Module, variant: Variant, build_dir: Path, out: Path) -> tuple[Path, float]:
     """The module built as ``variant`` says, into ``out``; the CPU seconds of its compiles."""
     optimization = variant.optimization.get("hot" if module.hot else "cold")
@@ -121,10 +133,7 @@ def build_variant(module: Module, variant: Variant, build_dir: Path, out: Path) 
         if "-MQ" in command:
             at = command.index("-MQ")
             del command[at : at + 2]
-        before = os.times()
-        subprocess.run(command, cwd=build_dir, check=True, capture_output=True)
-        after = os.times()
-        seconds += (after.children_user - before.children_user) + (after.children_system - before.children_system)
+        seconds += cpu_seconds(command, build_dir)
     link = [objects.get(part, part) for part in module.link]
     library = out / (module.name + ".so")
     link[link.index("-o") + 1] = str(library)
