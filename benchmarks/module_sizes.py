@@ -44,7 +44,10 @@ def modules(root: Path, major: int | None) -> dict[str, Path]:
     core = root / "cuda" / "core"
     base = core / f"cu{major}" if major is not None else core
     if not base.is_dir():
-        raise SystemExit(f"module_sizes: {base} does not exist (is --major right?)")
+        if major is None or any(core.glob("cu1*/")):
+            raise SystemExit(f"module_sizes: {base} does not exist (is --major right?)")
+        print(f"module_sizes: {core} holds one major's modules (no cu{major}/): taking those", file=sys.stderr)
+        base, major = core, None
     found = {}
     for path in sorted(base.rglob("*.so")):
         relative = path.relative_to(base)
