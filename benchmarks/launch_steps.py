@@ -9,7 +9,7 @@ stream drained between batches, as in launch_bench.py):
 
 * **ours, step by step** (when the cuda.core under test has ``_launcher._launch_steps``: the
   very code of launch(), stopped after a step), for kernels of 0, 2 and 6 parameters:
-  0 the call alone (Python's call, the argument tuple); 1 + the stream, config and kernel
+  0 the call alone (Python's vectorcall of launch()); 1 + the stream, config and kernel
   checks and the stream's handle; 2 + the kernel's parameter sizes and the count check;
   3 + the arguments packed; 4 + the GIL released and taken back; 5 + cuLaunchKernel, which
   is all of launch(). The table shows each step's own share beside the running total.

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -303,3 +304,93 @@ def test_layout_from_git_leaves_the_package_out(tmp_path) -> None:
         (checkout / "cuda_python_test_helpers/cuda_python_test_helpers/__init__.py").unlink()
         subprocess.run([*git, "commit", "-qam", "no helpers"], check=True)
         tool.make_layout(checkout, "HEAD", tmp_path / "other")
+
+
+FLAKY = """
+    import os
+    import threading
+    from pathlib import Path
+
+    import fakecore
+
+
+    class _ThreadRecordingCallback:
+        def __del__(self):
+            pass
+
+
+    def test_dropped_by_a_worker():
+        holder = [_ThreadRecordingCallback()]
+
+        def drop_the_callback():
+            holder.clear()
+
+        worker = threading.Thread(target=drop_the_callback, name="dropper")
+        worker.start()
+        worker.join()
+
+
+    def test_fails_in_the_second_run():
+        runs = Path(os.environ["FLAKY_RUNS"])
+        done = len(list(runs.glob(f"{fakecore.SIDE}-*")))
+        (runs / f"{fakecore.SIDE}-{done}").touch()
+        assert done != 1, "the second run"
+"""
+
+
+def test_repeated_runs_count_flakes_and_record_off_thread_finalizers(tmp_path) -> None:
+    write_tree(
+        tmp_path / "root",
+        {
+            **{name: text for name, text in FILES.items() if "/test_" not in name},
+            "cuda_core/tests/test_flaky.py": FLAKY,
+        },
+    )
+    write_tree(tmp_path / "ours", {"fakecore/__init__.py": "SIDE = 'ours'\n"})
+    write_tree(tmp_path / "nvidia", {"fakecore/__init__.py": "SIDE = 'nvidia'\n"})
+    (tmp_path / "runs").mkdir()
+    wrapper = tmp_path / "nvidia-python"
+    wrapper.write_text(f'#!/bin/sh\nPYTHONPATH="$PYTHONPATH:{tmp_path / "nvidia"}" exec {sys.executable} "$@"\n')
+    wrapper.chmod(0o755)
+    report = tmp_path / "report.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(TOOL),
+            "--root",
+            str(tmp_path / "root"),
+            "--ours-python",
+            sys.executable,
+            "--ours-path",
+            str(tmp_path / "ours"),
+            "--nvidia-python",
+            str(wrapper),
+            "--repeat",
+            "3",
+            "--nvidia-repeat",
+            "2",
+            "--plugin",
+            "offthread_finalizer",
+            "--json",
+            str(report),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "FLAKY_RUNS": str(tmp_path / "runs")},
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    repeats = json.loads(report.read_text())["repeats"]["test_flaky.py"]
+    flaky = "tests/test_flaky.py::test_fails_in_the_second_run"
+    assert repeats["ours"]["runs"] == 3 and repeats["nvidia"]["runs"] == 2
+    for side in ("ours", "nvidia"):
+        assert repeats[side]["failed_runs"] == 1
+        assert repeats[side]["tests"] == {flaky: {"runs": 1, "why": "AssertionError: the second run\nassert 1 != 1"}}
+    offthread = repeats["ours"]["offthread"]
+    assert [record["run"] for record in offthread] == [1, 2, 3]
+    assert {record["thread"] for record in offthread} == {"dropper"}
+    assert "holder.clear()" in offthread[0]["stack"] and "test_dropped_by_a_worker" in offthread[0]["main_stack"]
+    assert offthread[0]["test"] == "tests/test_flaky.py::test_dropped_by_a_worker"
+    assert re.search(r"test_flaky\.py +ours +1 of 3\n", done.stdout) and re.search(r"nvidia +1 of 2\n", done.stdout)
+    assert f"1x {flaky}: AssertionError: the second run" in done.stdout
+    assert "finalized off the main thread, run 2, tests/test_flaky.py::test_dropped_by_a_worker" in done.stdout

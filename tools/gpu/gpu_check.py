@@ -9,11 +9,11 @@ Usage: python3 tools/gpu/gpu_check.py [--wheels .whl] [OPTIONS] [MINOR ...]   (e
 For each CUDA minor given (one of requirements/matrix.ini; default: the minor of each major's
 default cell), it installs that minor's cuda-bindings, and the header wheels it needs, into a
 site dir, builds a wheel against headers of at least that minor, installs the wheel and runs
-on the real driver: ``python -m cuda.core``, our package tests (tests/package/gpu and
-tests/package/api, a plain pytest with the install on PYTHONPATH), the examples, the launch,
-view and import benchmarks, NVIDIA's examples (--upstream-examples) and NVIDIA's own tests
-beside NVIDIA's installed cuda.core (tools/gpu/upstream_suite.py, when .upstream/ holds them).
-Then it merges the wheels of the first CUDA 12 and the first CUDA 13 minor it built into the
+on the real driver the steps of STEPS (--only picks some): ``python -m cuda.core`` and our
+package tests, the examples, the benchmarks, our modules' sizes beside NVIDIA's, NVIDIA's
+examples, NVIDIA's own tests (tools/gpu/upstream_suite.py, from .upstream/) and numba-cuda's
+(tools/gpu/numba_suite.py, WHEELS/numba), both beside NVIDIA's installed cuda.core. Then it
+merges the wheels of the first CUDA 12 and the first CUDA 13 minor it built into the
 dual wheel and runs the package tests again with each one's cuda-bindings.
 
 The GPU machine has no network: what it lacks travels as wheels in WHEELS (default .whl,
@@ -66,6 +66,8 @@ sys.path.insert(0, str(TOOLS))  # the build's facts: requirements/matrix.ini
 from cuda_core_build import facts  # noqa: E402
 
 UPSTREAM_SUITE = TOOLS / "gpu" / "upstream_suite.py"
+NUMBA_SUITE = TOOLS / "gpu" / "numba_suite.py"
+NUMBA_DEPS = Path("/tmp/gpu-numba-deps")  # cffi, pycparser, filecheck from WHEELS/numba
 MERGE_WHEELS = TOOLS / "release" / "merge_wheels.py"
 CUDA_PROBE = TOOLS / "dev" / "cuda_probe.py"
 UPSTREAM_ROOT = REPO_ROOT / ".upstream"
@@ -84,6 +86,22 @@ DUAL_INSTALL = SCRATCH / "gpu-dual"
 DEFAULT_OUT = Path(os.environ.get("OUT") or "/tmp/gpu-check-out")
 
 DEFAULT_OURS_TESTS = ("tests/package/gpu", "tests/package/api")
+# What runs on each minor built, in this order; --only picks some (--no-bench drops the benchmarks,
+# --upstream-examples adds NVIDIA's examples).
+STEPS = (
+    "package",  # python -m cuda.core, then our package tests
+    "examples",  # our examples
+    "launch-bench",  # benchmarks/launch_bench.py: ours, NVIDIA's, raw bindings, the C++ floor
+    "launch-steps",  # benchmarks/launch_steps.py: where launch()'s time goes, step by step
+    "view-bench",  # benchmarks/view_bench.py
+    "import-bench",  # benchmarks/import_bench.py
+    "sizes",  # benchmarks/module_sizes.py: our wheel's modules beside NVIDIA's installed ones
+    "upstream-examples",  # NVIDIA's examples on both sides
+    "upstream",  # NVIDIA's test files on both sides (tools/gpu/upstream_suite.py)
+    "numba",  # numba-cuda's tests on both sides (tools/gpu/numba_suite.py)
+)
+DEFAULT_STEPS = ("package", "examples", "launch-bench", "view-bench", "import-bench", "upstream")
+BENCH_STEPS = ("launch-bench", "launch-steps", "view-bench", "import-bench")
 DEFAULT_UPSTREAM_FILES = (
     "tests/test_device.py",
     "tests/test_context.py",
@@ -542,33 +560,60 @@ def package_tests(session: Session, label: str, pythonpath: Sequence[Path], ld_p
     )
 
 
-def examples_and_bench(session: Session, target: Target, ours: Sequence[Path]) -> None:
-    """Our examples, then (unless --no-bench) the launch, view and import benchmarks."""
-    env = environment(ours, target.ld_paths)
+def examples(session: Session, target: Target, paths: dict[str, tuple[Path, ...]]) -> None:
+    """Our examples, with our install."""
+    env = environment(paths["ours"], target.ld_paths)
     for example in EXAMPLES:
         session.run([session.python, example], env=env)
-    if not session.args.bench:
-        return
+
+
+def launch_bench(session: Session, target: Target, paths: dict[str, tuple[Path, ...]]) -> None:
+    """benchmarks/launch_bench.py: NVIDIA's side with this minor's cuda-bindings too (the same on both sides)."""
     session.run(
         [
             session.python,
             BENCHMARKS / "launch_bench.py",
             *shlex.split(session.args.launch_bench_args),
+            "--nvidia-pythonpath",
+            os.pathsep.join(map(str, paths["nvidia"])),
             "--json",
             session.out / f"launch_bench_{target.label}.json",
         ],
-        env=env,
+        env=environment(paths["ours"], target.ld_paths),
     )
+
+
+def launch_steps(session: Session, target: Target, paths: dict[str, tuple[Path, ...]]) -> None:
+    """benchmarks/launch_steps.py: launch() step by step, beside NVIDIA's and the C++ floor."""
+    session.run(
+        [
+            session.python,
+            BENCHMARKS / "launch_steps.py",
+            *shlex.split(session.args.launch_steps_args),
+            "--nvidia-pythonpath",
+            os.pathsep.join(map(str, paths["nvidia"])),
+            "--json",
+            session.out / f"launch_steps_{target.label}.json",
+        ],
+        env=environment(paths["ours"], target.ld_paths),
+    )
+
+
+def view_bench(session: Session, target: Target, paths: dict[str, tuple[Path, ...]]) -> None:
+    env = environment(paths["ours"], target.ld_paths)
     session.run(
         [session.python, BENCHMARKS / "view_bench.py", "--json", session.out / f"view_bench_{target.label}.json"],
         env=env,
     )
+
+
+def import_bench(session: Session, target: Target, paths: dict[str, tuple[Path, ...]]) -> None:
     session.run(
         [
             session.python,
             BENCHMARKS / "import_bench.py",
             "--ours",
-            os.pathsep.join(map(str, ours)),
+            os.pathsep.join(map(str, paths["ours"])),
             "--python",
             session.python,
             "--json",
@@ -576,6 +621,64 @@ def examples_and_bench(session: Session, target: Target, ours: Sequence[Path]) -
         ],
         env=environment(ld_paths=target.ld_paths),
     )
+
+
+def module_sizes(session: Session, target: Target, paths: dict[str, tuple[Path, ...]]) -> None:
+    """benchmarks/module_sizes.py: our built wheel's modules beside NVIDIA's installed ones of this major."""
+    wheels = target.built_wheels()
+    if not wheels:
+        return
+    session.run(
+        [
+            session.python,
+            BENCHMARKS / "module_sizes.py",
+            wheels[0],
+            nvidia_core_dir(session).parent.parent,
+            "--major",
+            str(target.major),
+            "--per-module",
+            "--json",
+            session.out / f"module_sizes_{target.label}.json",
+        ],
+        counts=False,
+    )
+
+
+def numba(session: Session, target: Target, paths: dict[str, tuple[Path, ...]]) -> None:
+    """numba-cuda's tests on both sides (tools/gpu/numba_suite.py), with WHEELS/numba (cffi,
+    pycparser, filecheck) installed once into a site dir both sides get; never fails the run."""
+    deps = sorted((session.wheels / "numba").glob("*.whl"))
+    if not (NUMBA_DEPS / ".installed").exists():
+        if not deps or not session.pip_target(NUMBA_DEPS, deps):
+            say(
+                f"(no {session.wheels / 'numba'} wheels installed: numba-cuda's tests that need cffi or filecheck fail)"
+            )
+        else:
+            (NUMBA_DEPS / ".installed").touch()
+    args = session.args
+    command: list[object] = [
+        session.python,
+        NUMBA_SUITE,
+        "--ours-python",
+        session.python,
+        *[arg for path in paths["ours"] for arg in ("--ours-path", path)],
+        "--nvidia-python",
+        session.python,
+        *[arg for path in paths["nvidia"] for arg in ("--nvidia-path", path)],
+        "--common-path",
+        NUMBA_DEPS,
+        "--jobs",
+        args.numba_jobs,
+        "--timeout",
+        f"{args.numba_timeout:g}",
+        "--json",
+        session.out / f"numba-{target.label}.json",
+    ]
+    if args.numba_modules:
+        command += ["--modules", *args.numba_modules]
+    if args.numba_end is not None:
+        command += ["--deadline", f"{args.numba_end - time.time():.0f}"]
+    session.run(command, env=environment(ld_paths=target.ld_paths), counts=False)
 
 
 def run_example(python: str, example: Path, env: dict[str, str], timeout: float, log: Path) -> int:
@@ -592,9 +695,9 @@ def run_example(python: str, example: Path, env: dict[str, str], timeout: float,
 
 
 def upstream_examples(session: Session, target: Target, paths: dict[str, tuple[Path, ...]]) -> None:
-    """With --upstream-examples: NVIDIA's examples, each on both sides, by exit status (logs in OUT/examples)."""
+    """NVIDIA's examples, each on both sides, by exit status (logs in OUT/examples)."""
     examples = UPSTREAM_ROOT / "cuda_core" / "examples"
-    if not (session.args.upstream_examples and examples.is_dir()):
+    if not examples.is_dir():
         return
     logs = session.out / "examples"
     logs.mkdir(parents=True, exist_ok=True)
@@ -639,6 +742,11 @@ def upstream_suite(session: Session, target: Target, paths: dict[str, tuple[Path
         args.upstream_jobs,
         "--timeout",
         f"{args.upstream_timeout:g}",
+        "--repeat",
+        args.upstream_repeat,
+        "--nvidia-repeat",
+        args.upstream_nvidia_repeat,
+        *[arg for plugin in args.upstream_plugin for arg in ("--plugin", plugin)],
     ]
     if args.upstream_end is not None:
         command += ["--deadline", f"{args.upstream_end - time.time():.0f}"]
@@ -647,16 +755,31 @@ def upstream_suite(session: Session, target: Target, paths: dict[str, tuple[Path
 
 
 def check_minor(session: Session, plan: Plan) -> bool:
-    """Build one minor and run everything on it; whether it built."""
+    """Build one minor and run the chosen steps on it; whether it built."""
     target = plan.target
     if not build(session, plan):
         return False
     paths = sides(session, target)
-    package_tests(session, target.label, paths["ours"], target.ld_paths)
-    examples_and_bench(session, target, paths["ours"])
-    upstream_examples(session, target, paths)
-    upstream_suite(session, target, paths)
+    for step in session.args.steps:
+        say(f"== CUDA {target.minor}: {step}")
+        if step == "package":
+            package_tests(session, target.label, paths["ours"], target.ld_paths)
+        else:
+            STEP_RUNS[step](session, target, paths)
     return True
+
+
+STEP_RUNS = {
+    "examples": examples,
+    "launch-bench": launch_bench,
+    "launch-steps": launch_steps,
+    "view-bench": view_bench,
+    "import-bench": import_bench,
+    "sizes": module_sizes,
+    "upstream-examples": upstream_examples,
+    "upstream": upstream_suite,
+    "numba": numba,
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -749,6 +872,19 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--upstream-jobs", type=int, default=4, help="NVIDIA's test files run at once (default 4)")
     parser.add_argument(
+        "--upstream-repeat", type=int, default=1, help="runs of each NVIDIA test file on our side (default 1)"
+    )
+    parser.add_argument(
+        "--upstream-nvidia-repeat", type=int, default=0, help="runs on NVIDIA's side (default --upstream-repeat)"
+    )
+    parser.add_argument(
+        "--upstream-plugin",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another plugin of tools/gpu/upstream_plugins for NVIDIA's suite (e.g. offthread_finalizer)",
+    )
+    parser.add_argument(
         "--upstream-timeout", type=float, default=300, help="seconds per NVIDIA test file and side (default 300)"
     )
     parser.add_argument(
@@ -760,7 +896,32 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         metavar="ARGS",
         help='more arguments of benchmarks/launch_bench.py, one string: --launch-bench-args="--quick"',
     )
+    parser.add_argument(
+        "--launch-steps-args",
+        default="",
+        metavar="ARGS",
+        help='more arguments of benchmarks/launch_steps.py, one string: --launch-steps-args="--rounds 5"',
+    )
     parser.add_argument("--no-bench", dest="bench", action="store_false", help="skip the benchmarks")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=STEPS,
+        metavar="STEP",
+        help=f"run only these steps on each minor, in this order: {' '.join(STEPS)} (default: "
+        f"{' '.join(DEFAULT_STEPS)}; launch-steps, sizes, upstream-examples and numba only when named)",
+    )
+    parser.add_argument("--numba-jobs", type=int, default=12, help="numba-cuda test modules run at once (default 12)")
+    parser.add_argument(
+        "--numba-timeout", type=float, default=300, help="seconds per numba-cuda module and side (default 300)"
+    )
+    parser.add_argument("--numba-modules", nargs="+", metavar="GLOB", help="numba-cuda modules (default: all)")
+    parser.add_argument(
+        "--numba-end",
+        type=float,
+        metavar="EPOCH",
+        help="when (epoch seconds) numba-cuda's tests must have ended; the table is written either way",
+    )
     dual = parser.add_mutually_exclusive_group()
     dual.add_argument("--no-dual", dest="dual", action="store_false", help="skip the dual wheel")
     dual.add_argument(
@@ -780,7 +941,20 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     if unknown:
         parser.error(f"not a CUDA minor of requirements/matrix.ini: {' '.join(unknown)} (there: {' '.join(minors)})")
     args.minors = list(dict.fromkeys(args.minors or default_minors()))
+    args.steps = chosen_steps(args)
     return args
+
+
+def chosen_steps(args: argparse.Namespace) -> list[str]:
+    """The steps of each minor: --only's, else the default ones less the benchmarks with
+    --no-bench, and NVIDIA's examples with --upstream-examples; always in STEPS' order."""
+    if args.only:
+        wanted = set(args.only)
+    else:
+        wanted = set(DEFAULT_STEPS) - (set() if args.bench else set(BENCH_STEPS))
+        if args.upstream_examples:
+            wanted.add("upstream-examples")
+    return [step for step in STEPS if step in wanted]
 
 
 def from_repo(path: Path) -> Path:

@@ -36,6 +36,13 @@ Output: a table per file (passed/failed/errors/skipped/xfailed for each side, th
 passes, the post-1.2 counts), the tests that NVIDIA passes and ours does not, and with
 ``--json`` every test id and outcome per side. Standard library only; works offline.
 
+Flakes: ``--repeat N`` runs every file N times per side (``--nvidia-repeat`` another count for
+NVIDIA's), --jobs at once; the table is the first run's, and below it each file's runs with a
+failure and each test that failed in some run, with how often and why. ``--plugin NAME`` loads
+another plugin of upstream_plugins/ on both sides: ``offthread_finalizer`` records the stack
+where a callable of NVIDIA's graph lifetime tests is finalized off the main thread, printed
+with the test and run.
+
 Example (the GPU machine, CUDA 13):
   python3 tools/gpu/upstream_suite.py --root /work/upstream/suite \\
       --ours-python /opt/torch/.venv/bin/python3 --ours-path build-cu13/install \\
@@ -146,6 +153,7 @@ class Side:
     paths: list[str]  # PYTHONPATH entries before the helpers
     plugins: list[str]  # plugin modules passed with -p
     placeholder_names: list[str] = field(default_factory=list)  # MODULE:NAME given placeholders
+    runs: int = 1  # times each file runs (--repeat)
 
 
 @dataclass
@@ -164,10 +172,11 @@ class FileResult:
     why: dict = field(default_factory=dict)  # node id -> one line on its failure or skip
     last_started: str = ""  # the last test begun: after a crash, the one that crashed
     cases: list = field(default_factory=list)  # (name, outcome) of each test case, for the counts
+    offthread: list = field(default_factory=list)  # offthread_finalizer's records
 
 
-def run_file(root: Path, side: Side, file: str, args, plugin_dir: Path, work: Path) -> FileResult:
-    stem = re.sub(r"[^\w.-]", "_", f"{side.name}-{file}")
+def run_file(root: Path, side: Side, file: str, args, plugin_dir: Path, work: Path, run: int = 0) -> FileResult:
+    stem = re.sub(r"[^\w.-]", "_", f"{side.name}-{file}-{run}")
     junit, records = work / f"{stem}.xml", work / f"{stem}.jsonl"
     command = [
         side.python,
@@ -252,6 +261,8 @@ def read_records(path: Path, result: FileResult) -> None:
             result.collected = len(record["collected"])
         elif "started" in record:
             result.last_started = record["started"]
+        elif "offthread" in record:
+            result.offthread.append(record["offthread"])
         elif "placeholder_used" in record:
             if record["placeholder_used"] not in result.placeholders_used:
                 result.placeholders_used.append(record["placeholder_used"])
@@ -321,28 +332,98 @@ def run(args) -> dict:
     check_layout(root)
     files = test_files(root, args.files)
     sides = []
+    plugins = [PLACEHOLDER_PLUGIN, *args.plugin]
     if args.ours_python:
         paths = [str(Path(entry).resolve()) for group in args.ours_path for entry in group.split(os.pathsep) if entry]
-        sides.append(Side("ours", args.ours_python, paths, [PLACEHOLDER_PLUGIN], args.later_part_name))
+        sides.append(Side("ours", args.ours_python, paths, plugins, args.later_part_name, args.repeat))
     if args.nvidia_python:
         paths = [str(Path(entry).resolve()) for group in args.nvidia_path for entry in group.split(os.pathsep) if entry]
-        sides.append(Side("nvidia", args.nvidia_python, paths, [PLACEHOLDER_PLUGIN], args.post_release_name))
+        runs = args.nvidia_repeat or args.repeat
+        sides.append(Side("nvidia", args.nvidia_python, paths, plugins, args.post_release_name, runs))
     if not sides:
         raise SystemExit("nothing to run: give --ours-python and/or --nvidia-python")
     with tempfile.TemporaryDirectory(prefix="upstream_suite_") as temp:
         plugin_dir, work = PLUGIN_DIR, Path(temp)
-        tasks = [(side, file) for file in files for side in sides]
+        # Round by round, so that every side's runs are spread over the whole run alike.
+        tasks = [
+            (side, file, run)
+            for run in range(max(side.runs for side in sides))
+            for file in files
+            for side in sides
+            if run < side.runs
+        ]
         results: dict[tuple[str, str], FileResult] = {}
+        repeats: dict[tuple[str, str], list[FileResult]] = {}
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             futures = {
-                pool.submit(run_file, root, side, file, args, plugin_dir, work): (side.name, file)
-                for side, file in tasks
+                pool.submit(run_file, root, side, file, args, plugin_dir, work, run): (side.name, file, run)
+                for side, file, run in tasks
             }
             for future in concurrent.futures.as_completed(futures):
-                side_name, file = futures[future]
-                results[side_name, file] = result = future.result()
-                print(f"  {side_name:6} {file:45} {result.status:20} {result.seconds:7.1f} s", file=sys.stderr)
-    return summarize(files, [side.name for side in sides], results)
+                side_name, file, run = futures[future]
+                result = future.result()
+                repeats.setdefault((side_name, file), []).append(result)
+                if run == 0:
+                    results[side_name, file] = result
+                label = f"{file} #{run + 1}" if args.repeat > 1 or args.nvidia_repeat else file
+                print(f"  {side_name:6} {label:45} {result.status:20} {result.seconds:7.1f} s", file=sys.stderr)
+    report = summarize(files, [side.name for side in sides], results)
+    if any(side.runs > 1 for side in sides) or args.plugin:
+        report["repeats"] = summarize_repeats(files, sides, repeats)
+    return report
+
+
+def run_failed(result: FileResult) -> bool:
+    """Whether a run of a file did not pass cleanly: a test failed or erred, or the file did not run."""
+    return result.status != "ok" or any(outcome in ("failed", "errors") for outcome in result.tests.values())
+
+
+def summarize_repeats(files: list[str], sides: list[Side], repeats: dict) -> dict:
+    """Per file and side: the runs, those with a failure, each test's failures with a reason,
+    and what offthread_finalizer recorded, run by run."""
+    summary: dict = {}
+    for file in files:
+        for side in sides:
+            runs = repeats.get((side.name, file), [])
+            failing: dict[str, dict] = {}
+            for number, result in enumerate(runs, 1):
+                for nodeid, outcome in result.tests.items():
+                    if outcome in ("failed", "errors"):
+                        entry = failing.setdefault(nodeid, {"runs": 0, "why": result.why.get(nodeid, "")})
+                        entry["runs"] += 1
+                if result.status != "ok":
+                    entry = failing.setdefault(f"<{result.status}>", {"runs": 0, "why": result.last_started})
+                    entry["runs"] += 1
+            summary.setdefault(file, {})[side.name] = {
+                "runs": len(runs),
+                "failed_runs": sum(run_failed(result) for result in runs),
+                "tests": failing,
+                "offthread": [
+                    {"run": number, **record} for number, result in enumerate(runs, 1) for record in result.offthread
+                ],
+            }
+    return summary
+
+
+def print_repeats(report: dict, out=sys.stdout) -> None:
+    """Each file's runs with a failure per side, the tests that failed and how often, and the
+    stacks offthread_finalizer recorded."""
+    print("\nruns with a failure, per file and side (a run: one pytest of the whole file):", file=out)
+    for file, per_side in report["repeats"].items():
+        for side, data in per_side.items():
+            print(f"  {file:44} {side:6} {data['failed_runs']:>3} of {data['runs']}", file=out)
+            for nodeid, entry in sorted(data["tests"].items(), key=lambda item: -item[1]["runs"]):
+                why = (entry["why"].splitlines() or [""])[0]
+                print(f"      {entry['runs']:>3}x {nodeid}: {why[:300]}", file=out)
+            for record in data["offthread"]:
+                print(
+                    f"      finalized off the main thread, run {record['run']}, {record['test']} "
+                    f"({record['class']}, thread {record['thread']}, release queue {record['release_queue']}):\n"
+                    + textwrap.indent(record["stack"].strip(), "        | ")
+                    + "\n      the main thread then:\n"
+                    + textwrap.indent("\n".join(record["main_stack"].strip().splitlines()[-12:]), "        | "),
+                    file=out,
+                )
 
 
 def summarize(files: list[str], sides: list[str], results: dict) -> dict:
@@ -503,6 +584,17 @@ def parse_args(argv: list[str] | None = None):
     parser.add_argument("--json", metavar="PATH", help="write every test id and outcome per side here")
     parser.add_argument("-k", help="pytest -k expression, passed to every run")
     parser.add_argument("--jobs", type=int, default=1, help="files run at once (default 1)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of every file per side (default 1)")
+    parser.add_argument(
+        "--nvidia-repeat", type=int, default=0, help="runs of every file on NVIDIA's side (default --repeat)"
+    )
+    parser.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another pytest plugin of upstream_plugins/ for both sides (e.g. offthread_finalizer)",
+    )
     parser.add_argument(
         "--post-release-name",
         action="append",
@@ -532,6 +624,8 @@ def main(argv: list[str] | None = None) -> int:
     report = run(args)
     sides = [side for side in SIDES if any(side in entry for entry in report["files"].values())]
     print_table(report, sides)
+    if "repeats" in report:
+        print_repeats(report)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1, sort_keys=True))
         print(f"\nwrote {args.json}")

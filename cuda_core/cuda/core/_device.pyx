@@ -30,294 +30,301 @@ cdef extern from "uuid_format.hpp" nogil:
 # Where only some builds have the attribute (CUDA 13 on, or cuda-bindings 12.9 on), the table
 # names what it needs instead; the compat layer gives the attribute to the builds that have
 # it, and without it the property raises AttributeError naming that need.
-_PROPERTIES = (
-    ("max_threads_per_block", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-     "Most threads a block can have."),
-    ("max_block_dim_x", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
-     "Largest block size along x, in threads."),
-    ("max_block_dim_y", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
-     "Largest block size along y, in threads."),
-    ("max_block_dim_z", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z,
-     "Largest block size along z, in threads."),
-    ("max_grid_dim_x", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
-     "Largest grid size along x, in blocks."),
-    ("max_grid_dim_y", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
-     "Largest grid size along y, in blocks."),
-    ("max_grid_dim_z", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z,
-     "Largest grid size along z, in blocks."),
-    ("max_shared_memory_per_block", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
-     "Shared memory a block can use by default, in bytes."),
-    ("total_constant_memory", int, cydriver.CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY,
-     "Constant memory (__constant__ variables) of the device, in bytes."),
-    ("warp_size", int, cydriver.CU_DEVICE_ATTRIBUTE_WARP_SIZE,
-     "Threads per warp."),
-    ("max_pitch", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_PITCH,
-     "Largest pitch that memory copies accept, in bytes."),
-    ("maximum_texture1d_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH,
-     "Largest width of a 1D texture."),
-    ("maximum_texture1d_linear_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH,
-     "Largest width of a 1D texture over linear memory."),
-    ("maximum_texture1d_mipmapped_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH,
-     "Largest width of a mipmapped 1D texture."),
-    ("maximum_texture2d_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH,
-     "Largest width of a 2D texture."),
-    ("maximum_texture2d_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT,
-     "Largest height of a 2D texture."),
-    ("maximum_texture2d_linear_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH,
-     "Largest width of a 2D texture over linear memory."),
-    ("maximum_texture2d_linear_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT,
-     "Largest height of a 2D texture over linear memory."),
-    ("maximum_texture2d_linear_pitch", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH,
-     "Largest pitch of a 2D texture over linear memory, in bytes."),
-    ("maximum_texture2d_mipmapped_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH,
-     "Largest width of a mipmapped 2D texture."),
-    ("maximum_texture2d_mipmapped_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT,
-     "Largest height of a mipmapped 2D texture."),
-    ("maximum_texture3d_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH,
-     "Largest width of a 3D texture."),
-    ("maximum_texture3d_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT,
-     "Largest height of a 3D texture."),
-    ("maximum_texture3d_depth", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH,
-     "Largest depth of a 3D texture."),
-    ("maximum_texture3d_width_alternate", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE,
-     "Alternate largest width of a 3D texture (0 without an alternate limit)."),
-    ("maximum_texture3d_height_alternate", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE,
-     "Alternate largest height of a 3D texture (0 without an alternate limit)."),
-    ("maximum_texture3d_depth_alternate", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE,
-     "Alternate largest depth of a 3D texture (0 without an alternate limit)."),
-    ("maximum_texturecubemap_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH,
-     "Largest width (and height) of a cubemap texture."),
-    ("maximum_texture1d_layered_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH,
-     "Largest width of a layered 1D texture."),
-    ("maximum_texture1d_layered_layers", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS,
-     "Most layers of a layered 1D texture."),
-    ("maximum_texture2d_layered_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH,
-     "Largest width of a layered 2D texture."),
-    ("maximum_texture2d_layered_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT,
-     "Largest height of a layered 2D texture."),
-    ("maximum_texture2d_layered_layers", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS,
-     "Most layers of a layered 2D texture."),
-    ("maximum_texturecubemap_layered_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH,
-     "Largest width (and height) of a layered cubemap texture."),
-    ("maximum_texturecubemap_layered_layers", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS,
-     "Most layers of a layered cubemap texture."),
-    ("maximum_surface1d_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH,
-     "Largest width of a 1D surface."),
-    ("maximum_surface2d_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH,
-     "Largest width of a 2D surface."),
-    ("maximum_surface2d_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT,
-     "Largest height of a 2D surface."),
-    ("maximum_surface3d_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH,
-     "Largest width of a 3D surface."),
-    ("maximum_surface3d_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT,
-     "Largest height of a 3D surface."),
-    ("maximum_surface3d_depth", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH,
-     "Largest depth of a 3D surface."),
-    ("maximum_surface1d_layered_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH,
-     "Largest width of a layered 1D surface."),
-    ("maximum_surface1d_layered_layers", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS,
-     "Most layers of a layered 1D surface."),
-    ("maximum_surface2d_layered_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH,
-     "Largest width of a layered 2D surface."),
-    ("maximum_surface2d_layered_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT,
-     "Largest height of a layered 2D surface."),
-    ("maximum_surface2d_layered_layers", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS,
-     "Most layers of a layered 2D surface."),
-    ("maximum_surfacecubemap_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH,
-     "Largest width (and height) of a cubemap surface."),
-    ("maximum_surfacecubemap_layered_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH,
-     "Largest width (and height) of a layered cubemap surface."),
-    ("maximum_surfacecubemap_layered_layers", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS,
-     "Most layers of a layered cubemap surface."),
-    ("max_registers_per_block", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK,
-     "32-bit registers available to one block."),
-    ("clock_rate", int, cydriver.CU_DEVICE_ATTRIBUTE_CLOCK_RATE,
-     "Typical clock rate, in kHz."),
-    ("texture_alignment", int, cydriver.CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT,
-     "Alignment that texture base addresses need, in bytes."),
-    ("texture_pitch_alignment", int, cydriver.CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT,
-     "Alignment that the pitch of pitched textures needs, in bytes."),
-    ("gpu_overlap", bool, cydriver.CU_DEVICE_ATTRIBUTE_GPU_OVERLAP,
-     "Whether the device can copy memory while it runs a kernel (deprecated: see async_engine_count)."),
-    ("multiprocessor_count", int, cydriver.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-     "Number of streaming multiprocessors (SMs)."),
-    ("kernel_exec_timeout", bool, cydriver.CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT,
-     "Whether kernels have a run-time limit (e.g. a watchdog on a display GPU)."),
-    ("integrated", bool, cydriver.CU_DEVICE_ATTRIBUTE_INTEGRATED,
-     "Whether the device is integrated with the host memory system."),
-    ("can_map_host_memory", bool, cydriver.CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY,
-     "Whether host memory can be mapped into the device's address space."),
-    ("compute_mode", int, cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_MODE,
-     "Compute mode (a CUcomputemode value)."),
-    ("concurrent_kernels", bool, cydriver.CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS,
-     "Whether the device may run several kernels at once."),
-    ("ecc_enabled", bool, cydriver.CU_DEVICE_ATTRIBUTE_ECC_ENABLED,
-     "Whether ECC is enabled on the device memory."),
-    ("pci_bus_id", int, cydriver.CU_DEVICE_ATTRIBUTE_PCI_BUS_ID,
-     "PCI bus number of the device."),
-    ("pci_device_id", int, cydriver.CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID,
-     "PCI device (slot) number of the device."),
-    ("pci_domain_id", int, cydriver.CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID,
-     "PCI domain number of the device."),
-    ("tcc_driver", bool, cydriver.CU_DEVICE_ATTRIBUTE_TCC_DRIVER,
-     "Whether the device runs under the TCC driver model (Windows)."),
-    ("memory_clock_rate", int, cydriver.CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
-     "Peak memory clock rate, in kHz."),
-    ("global_memory_bus_width", int, cydriver.CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
-     "Width of the global memory bus, in bits."),
-    ("l2_cache_size", int, cydriver.CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
-     "L2 cache size, in bytes."),
-    ("max_threads_per_multiprocessor", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
-     "Most threads resident on one SM."),
-    ("unified_addressing", bool, cydriver.CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING,
-     "Whether the device shares one virtual address space with the host."),
-    ("compute_capability_major", int, cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-     "Major number of the compute capability."),
-    ("compute_capability_minor", int, cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-     "Minor number of the compute capability."),
-    ("global_l1_cache_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED,
-     "Whether global memory accesses can be cached in L1."),
-    ("local_l1_cache_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED,
-     "Whether local memory accesses can be cached in L1."),
-    ("max_shared_memory_per_multiprocessor", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
-     "Shared memory of one SM, in bytes."),
-    ("max_registers_per_multiprocessor", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
-     "32-bit registers of one SM."),
-    ("managed_memory", bool, cydriver.CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY,
-     "Whether managed (unified) memory can be allocated for the device."),
-    ("multi_gpu_board", bool, cydriver.CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD,
-     "Whether the device sits on a board with other GPUs."),
-    ("multi_gpu_board_group_id", int, cydriver.CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID,
-     "Identifier shared by the devices of one multi-GPU board."),
-    ("host_native_atomic_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED,
-     "Whether the host link supports all native atomic operations."),
-    ("single_to_double_precision_perf_ratio", int, cydriver.CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO,
-     "Single-precision to double-precision throughput ratio."),
-    ("pageable_memory_access", bool, cydriver.CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS,
-     "Whether the device accesses pageable host memory coherently, without registration."),
-    ("concurrent_managed_access", bool, cydriver.CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS,
-     "Whether device and host can access managed memory concurrently and coherently."),
-    ("compute_preemption_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED,
-     "Whether compute work can be preempted."),
-    ("can_use_host_pointer_for_registered_mem", bool, cydriver.CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM,
-     "Whether registered host memory has the same address on the device as on the host."),
-    ("cooperative_launch", bool, cydriver.CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH,
-     "Whether cooperative kernels can be launched."),
-    ("max_shared_memory_per_block_optin", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-     "Shared memory a block can use when it opts in, in bytes."),
-    ("pageable_memory_access_uses_host_page_tables", bool, cydriver.CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES,
-     "Whether pageable memory is accessed through the host's page tables."),
-    ("direct_managed_mem_access_from_host", bool, cydriver.CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST,
-     "Whether the host accesses managed memory on the device directly, without migration."),
-    ("virtual_memory_management_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
-     "Whether the virtual memory management API (cuMemCreate, cuMemMap, ...) is supported."),
-    ("handle_type_posix_file_descriptor_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED,
-     "Whether memory can be exported as a POSIX file descriptor."),
-    ("handle_type_win32_handle_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED,
-     "Whether memory can be exported as a Win32 NT handle."),
-    ("handle_type_win32_kmt_handle_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED,
-     "Whether memory can be exported as a Win32 KMT handle."),
-    ("max_blocks_per_multiprocessor", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR,
-     "Most blocks resident on one SM."),
-    ("generic_compression_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED,
-     "Whether compressible memory is supported."),
-    ("max_persisting_l2_cache_size", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE,
-     "Largest L2 set-aside for persisting accesses, in bytes."),
-    ("max_access_policy_window_size", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE,
-     "Largest access-policy window (CUaccessPolicyWindow.num_bytes), in bytes."),
-    ("gpu_direct_rdma_with_cuda_vmm_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED,
-     "Whether cuMemCreate accepts the GPUDirect RDMA flag."),
-    ("reserved_shared_memory_per_block", int, cydriver.CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK,
-     "Shared memory the driver reserves in each block, in bytes."),
-    ("sparse_cuda_array_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED,
-     "Whether sparse CUDA arrays (and mipmapped arrays) are supported."),
-    ("read_only_host_register_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED,
-     "Whether host memory can be registered read-only for the device."),
-    ("memory_pools_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
-     "Whether stream-ordered allocation (cuMemAllocAsync, memory pools) is supported."),
-    ("gpu_direct_rdma_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED,
-     "Whether GPUDirect RDMA is supported."),
-    ("gpu_direct_rdma_flush_writes_options", int, cydriver.CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS,
-     "Bitmask of CUflushGPUDirectRDMAWritesOptions that the device supports."),
-    ("gpu_direct_rdma_writes_ordering", int, cydriver.CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING,
-     "Ordering scope of GPUDirect RDMA writes (a CUGPUDirectRDMAWritesOrdering value)."),
-    ("mempool_supported_handle_types", int, cydriver.CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES,
-     "Bitmask of the handle types that memory pools can export for IPC."),
-    ("deferred_mapping_cuda_array_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED,
-     "Whether CUDA arrays (and mipmapped arrays) can be mapped deferred."),
-    ("numa_config", int, cydriver.CU_DEVICE_ATTRIBUTE_NUMA_CONFIG,
-     "NUMA configuration of the device (a CUdeviceNumaConfig value)."),
-    ("numa_id", int, cydriver.CU_DEVICE_ATTRIBUTE_NUMA_ID,
-     "NUMA node of the device memory."),
-    ("multicast_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED,
-     "Whether multicast objects (switch multicast and reductions) are supported."),
-    ("surface_alignment", int, cydriver.CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT,
-     "Alignment that surfaces need, in bytes."),
-    ("async_engine_count", int, cydriver.CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT,
-     "Number of asynchronous copy engines."),
-    ("can_tex2d_gather", bool, cydriver.CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER,
-     "Whether 2D texture gather is supported."),
-    ("maximum_texture2d_gather_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH,
-     "Largest width of a 2D texture used for gather."),
-    ("maximum_texture2d_gather_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT,
-     "Largest height of a 2D texture used for gather."),
-    ("stream_priorities_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED,
-     "Whether streams can have priorities."),
-    ("can_flush_remote_writes", bool, cydriver.CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES,
-     "Whether remote writes can be flushed by stream memory operations."),
-    ("host_register_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED,
-     "Whether host memory can be registered (page-locked) for the device."),
-    ("timeline_semaphore_interop_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED,
-     "Whether external timeline semaphores can be imported."),
-    ("cluster_launch", bool, cydriver.CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH,
-     "Whether kernels can be launched with thread block clusters."),
-    ("can_use_64_bit_stream_mem_ops", bool, cydriver.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS,
-     "Whether stream memory operations support 64-bit values."),
-    ("can_use_stream_wait_value_nor", bool, cydriver.CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR,
-     "Whether stream wait operations support the NOR condition."),
-    ("dma_buf_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED,
-     "Whether device memory can be shared as a dma_buf."),
-    ("ipc_event_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED,
-     "Whether events can be shared between processes."),
-    ("mem_sync_domain_count", int, cydriver.CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT,
-     "Number of memory synchronization domains."),
-    ("tensor_map_access_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED,
-     "Whether memory can be accessed through tensor maps."),
-    ("handle_type_fabric_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED,
-     "Whether memory can be exported as a fabric handle."),
-    ("unified_function_pointers", bool, cydriver.CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS,
-     "Whether function pointers are unified between host and device."),
-    ("mps_enabled", bool, cydriver.CU_DEVICE_ATTRIBUTE_MPS_ENABLED,
-     "Whether contexts on this device are shared through MPS."),
-    ("host_numa_id", int, cydriver.CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID,
-     "NUMA node of the host closest to the device (-1 without NUMA)."),
-    ("d3d12_cig_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED,
-     "Whether CUDA in graphics (CIG) with Direct3D 12 is supported."),
-    ("mem_decompress_algorithm_mask", int, cydriver.CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK,
-     "Bitmask of the CUmemDecompressAlgorithm values the device supports."),
-    ("mem_decompress_maximum_length", int, cydriver.CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH,
-     "Longest single decompression operation, in bytes."),
-    ("vulkan_cig_supported", bool, "cuda-bindings 12.9",
-     "Whether CUDA in graphics (CIG) with Vulkan is supported."),
-    ("gpu_pci_device_id", int, cydriver.CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID,
-     "PCI device id and vendor id, 16 bits each (0 if the driver cannot tell)."),
-    ("gpu_pci_subsystem_id", int, cydriver.CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID,
-     "PCI subsystem id and subsystem vendor id, 16 bits each (0 if the driver cannot tell)."),
-    ("host_numa_virtual_memory_management_supported", bool, "cuda-bindings 12.9",
-     "Whether the virtual memory management API accepts HOST_NUMA locations."),
-    ("host_numa_memory_pools_supported", bool, "cuda-bindings 12.9",
-     "Whether memory pools accept HOST_NUMA locations."),
-    ("host_numa_multinode_ipc_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED,
-     "Whether HOST_NUMA memory can be shared between nodes of a multi-node system."),
-    ("host_memory_pools_supported", bool, "CUDA 13",
-     "Whether memory pools accept HOST locations (CUDA 13+)."),
-    ("host_virtual_memory_management_supported", bool, "CUDA 13",
-     "Whether the virtual memory management API accepts HOST locations (CUDA 13+)."),
-    ("host_alloc_dma_buf_supported", bool, "CUDA 13",
-     "Whether page-locked host memory can be shared as a dma_buf (CUDA 13+)."),
-    ("only_partial_host_native_atomic_supported", bool, "CUDA 13",
-     "Whether the host link supports only some native atomic operations (CUDA 13+)."),
-)
+def _property_table() -> tuple:
+    """The rows of _PROPERTIES, appended one at a time. As one tuple literal, every row was a live
+    temporary of the module's init code at once, which the C compiler turned into code
+    quadratic in the rows (406 of the module's 595 KiB)."""
+    cdef list table = []
+    table.append(("max_threads_per_block", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                  "Most threads a block can have."))
+    table.append(("max_block_dim_x", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
+                  "Largest block size along x, in threads."))
+    table.append(("max_block_dim_y", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+                  "Largest block size along y, in threads."))
+    table.append(("max_block_dim_z", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z,
+                  "Largest block size along z, in threads."))
+    table.append(("max_grid_dim_x", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
+                  "Largest grid size along x, in blocks."))
+    table.append(("max_grid_dim_y", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+                  "Largest grid size along y, in blocks."))
+    table.append(("max_grid_dim_z", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z,
+                  "Largest grid size along z, in blocks."))
+    table.append(("max_shared_memory_per_block", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+                  "Shared memory a block can use by default, in bytes."))
+    table.append(("total_constant_memory", int, cydriver.CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY,
+                  "Constant memory (__constant__ variables) of the device, in bytes."))
+    table.append(("warp_size", int, cydriver.CU_DEVICE_ATTRIBUTE_WARP_SIZE,
+                  "Threads per warp."))
+    table.append(("max_pitch", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_PITCH,
+                  "Largest pitch that memory copies accept, in bytes."))
+    table.append(("maximum_texture1d_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH,
+                  "Largest width of a 1D texture."))
+    table.append(("maximum_texture1d_linear_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH,
+                  "Largest width of a 1D texture over linear memory."))
+    table.append(("maximum_texture1d_mipmapped_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH,
+                  "Largest width of a mipmapped 1D texture."))
+    table.append(("maximum_texture2d_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH,
+                  "Largest width of a 2D texture."))
+    table.append(("maximum_texture2d_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT,
+                  "Largest height of a 2D texture."))
+    table.append(("maximum_texture2d_linear_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH,
+                  "Largest width of a 2D texture over linear memory."))
+    table.append(("maximum_texture2d_linear_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT,
+                  "Largest height of a 2D texture over linear memory."))
+    table.append(("maximum_texture2d_linear_pitch", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH,
+                  "Largest pitch of a 2D texture over linear memory, in bytes."))
+    table.append(("maximum_texture2d_mipmapped_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH,
+                  "Largest width of a mipmapped 2D texture."))
+    table.append(("maximum_texture2d_mipmapped_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT,
+                  "Largest height of a mipmapped 2D texture."))
+    table.append(("maximum_texture3d_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH,
+                  "Largest width of a 3D texture."))
+    table.append(("maximum_texture3d_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT,
+                  "Largest height of a 3D texture."))
+    table.append(("maximum_texture3d_depth", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH,
+                  "Largest depth of a 3D texture."))
+    table.append(("maximum_texture3d_width_alternate", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE,
+                  "Alternate largest width of a 3D texture (0 without an alternate limit)."))
+    table.append(("maximum_texture3d_height_alternate", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE,
+                  "Alternate largest height of a 3D texture (0 without an alternate limit)."))
+    table.append(("maximum_texture3d_depth_alternate", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE,
+                  "Alternate largest depth of a 3D texture (0 without an alternate limit)."))
+    table.append(("maximum_texturecubemap_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH,
+                  "Largest width (and height) of a cubemap texture."))
+    table.append(("maximum_texture1d_layered_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH,
+                  "Largest width of a layered 1D texture."))
+    table.append(("maximum_texture1d_layered_layers", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS,
+                  "Most layers of a layered 1D texture."))
+    table.append(("maximum_texture2d_layered_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH,
+                  "Largest width of a layered 2D texture."))
+    table.append(("maximum_texture2d_layered_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT,
+                  "Largest height of a layered 2D texture."))
+    table.append(("maximum_texture2d_layered_layers", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS,
+                  "Most layers of a layered 2D texture."))
+    table.append(("maximum_texturecubemap_layered_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH,
+                  "Largest width (and height) of a layered cubemap texture."))
+    table.append(("maximum_texturecubemap_layered_layers", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS,
+                  "Most layers of a layered cubemap texture."))
+    table.append(("maximum_surface1d_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH,
+                  "Largest width of a 1D surface."))
+    table.append(("maximum_surface2d_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH,
+                  "Largest width of a 2D surface."))
+    table.append(("maximum_surface2d_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT,
+                  "Largest height of a 2D surface."))
+    table.append(("maximum_surface3d_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH,
+                  "Largest width of a 3D surface."))
+    table.append(("maximum_surface3d_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT,
+                  "Largest height of a 3D surface."))
+    table.append(("maximum_surface3d_depth", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH,
+                  "Largest depth of a 3D surface."))
+    table.append(("maximum_surface1d_layered_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH,
+                  "Largest width of a layered 1D surface."))
+    table.append(("maximum_surface1d_layered_layers", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS,
+                  "Most layers of a layered 1D surface."))
+    table.append(("maximum_surface2d_layered_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH,
+                  "Largest width of a layered 2D surface."))
+    table.append(("maximum_surface2d_layered_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT,
+                  "Largest height of a layered 2D surface."))
+    table.append(("maximum_surface2d_layered_layers", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS,
+                  "Most layers of a layered 2D surface."))
+    table.append(("maximum_surfacecubemap_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH,
+                  "Largest width (and height) of a cubemap surface."))
+    table.append(("maximum_surfacecubemap_layered_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH,
+                  "Largest width (and height) of a layered cubemap surface."))
+    table.append(("maximum_surfacecubemap_layered_layers", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS,
+                  "Most layers of a layered cubemap surface."))
+    table.append(("max_registers_per_block", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK,
+                  "32-bit registers available to one block."))
+    table.append(("clock_rate", int, cydriver.CU_DEVICE_ATTRIBUTE_CLOCK_RATE,
+                  "Typical clock rate, in kHz."))
+    table.append(("texture_alignment", int, cydriver.CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT,
+                  "Alignment that texture base addresses need, in bytes."))
+    table.append(("texture_pitch_alignment", int, cydriver.CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT,
+                  "Alignment that the pitch of pitched textures needs, in bytes."))
+    table.append(("gpu_overlap", bool, cydriver.CU_DEVICE_ATTRIBUTE_GPU_OVERLAP,
+                  "Whether the device can copy memory while it runs a kernel (deprecated: see async_engine_count)."))
+    table.append(("multiprocessor_count", int, cydriver.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                  "Number of streaming multiprocessors (SMs)."))
+    table.append(("kernel_exec_timeout", bool, cydriver.CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT,
+                  "Whether kernels have a run-time limit (e.g. a watchdog on a display GPU)."))
+    table.append(("integrated", bool, cydriver.CU_DEVICE_ATTRIBUTE_INTEGRATED,
+                  "Whether the device is integrated with the host memory system."))
+    table.append(("can_map_host_memory", bool, cydriver.CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY,
+                  "Whether host memory can be mapped into the device's address space."))
+    table.append(("compute_mode", int, cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_MODE,
+                  "Compute mode (a CUcomputemode value)."))
+    table.append(("concurrent_kernels", bool, cydriver.CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS,
+                  "Whether the device may run several kernels at once."))
+    table.append(("ecc_enabled", bool, cydriver.CU_DEVICE_ATTRIBUTE_ECC_ENABLED,
+                  "Whether ECC is enabled on the device memory."))
+    table.append(("pci_bus_id", int, cydriver.CU_DEVICE_ATTRIBUTE_PCI_BUS_ID,
+                  "PCI bus number of the device."))
+    table.append(("pci_device_id", int, cydriver.CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID,
+                  "PCI device (slot) number of the device."))
+    table.append(("pci_domain_id", int, cydriver.CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID,
+                  "PCI domain number of the device."))
+    table.append(("tcc_driver", bool, cydriver.CU_DEVICE_ATTRIBUTE_TCC_DRIVER,
+                  "Whether the device runs under the TCC driver model (Windows)."))
+    table.append(("memory_clock_rate", int, cydriver.CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
+                  "Peak memory clock rate, in kHz."))
+    table.append(("global_memory_bus_width", int, cydriver.CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH,
+                  "Width of the global memory bus, in bits."))
+    table.append(("l2_cache_size", int, cydriver.CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
+                  "L2 cache size, in bytes."))
+    table.append(("max_threads_per_multiprocessor", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+                  "Most threads resident on one SM."))
+    table.append(("unified_addressing", bool, cydriver.CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING,
+                  "Whether the device shares one virtual address space with the host."))
+    table.append(("compute_capability_major", int, cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                  "Major number of the compute capability."))
+    table.append(("compute_capability_minor", int, cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                  "Minor number of the compute capability."))
+    table.append(("global_l1_cache_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED,
+                  "Whether global memory accesses can be cached in L1."))
+    table.append(("local_l1_cache_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED,
+                  "Whether local memory accesses can be cached in L1."))
+    table.append(("max_shared_memory_per_multiprocessor", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+                  "Shared memory of one SM, in bytes."))
+    table.append(("max_registers_per_multiprocessor", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
+                  "32-bit registers of one SM."))
+    table.append(("managed_memory", bool, cydriver.CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY,
+                  "Whether managed (unified) memory can be allocated for the device."))
+    table.append(("multi_gpu_board", bool, cydriver.CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD,
+                  "Whether the device sits on a board with other GPUs."))
+    table.append(("multi_gpu_board_group_id", int, cydriver.CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID,
+                  "Identifier shared by the devices of one multi-GPU board."))
+    table.append(("host_native_atomic_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED,
+                  "Whether the host link supports all native atomic operations."))
+    table.append(("single_to_double_precision_perf_ratio", int, cydriver.CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO,
+                  "Single-precision to double-precision throughput ratio."))
+    table.append(("pageable_memory_access", bool, cydriver.CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS,
+                  "Whether the device accesses pageable host memory coherently, without registration."))
+    table.append(("concurrent_managed_access", bool, cydriver.CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS,
+                  "Whether device and host can access managed memory concurrently and coherently."))
+    table.append(("compute_preemption_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED,
+                  "Whether compute work can be preempted."))
+    table.append(("can_use_host_pointer_for_registered_mem", bool, cydriver.CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM,
+                  "Whether registered host memory has the same address on the device as on the host."))
+    table.append(("cooperative_launch", bool, cydriver.CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH,
+                  "Whether cooperative kernels can be launched."))
+    table.append(("max_shared_memory_per_block_optin", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                  "Shared memory a block can use when it opts in, in bytes."))
+    table.append(("pageable_memory_access_uses_host_page_tables", bool, cydriver.CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES,
+                  "Whether pageable memory is accessed through the host's page tables."))
+    table.append(("direct_managed_mem_access_from_host", bool, cydriver.CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST,
+                  "Whether the host accesses managed memory on the device directly, without migration."))
+    table.append(("virtual_memory_management_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
+                  "Whether the virtual memory management API (cuMemCreate, cuMemMap, ...) is supported."))
+    table.append(("handle_type_posix_file_descriptor_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED,
+                  "Whether memory can be exported as a POSIX file descriptor."))
+    table.append(("handle_type_win32_handle_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED,
+                  "Whether memory can be exported as a Win32 NT handle."))
+    table.append(("handle_type_win32_kmt_handle_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED,
+                  "Whether memory can be exported as a Win32 KMT handle."))
+    table.append(("max_blocks_per_multiprocessor", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR,
+                  "Most blocks resident on one SM."))
+    table.append(("generic_compression_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED,
+                  "Whether compressible memory is supported."))
+    table.append(("max_persisting_l2_cache_size", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE,
+                  "Largest L2 set-aside for persisting accesses, in bytes."))
+    table.append(("max_access_policy_window_size", int, cydriver.CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE,
+                  "Largest access-policy window (CUaccessPolicyWindow.num_bytes), in bytes."))
+    table.append(("gpu_direct_rdma_with_cuda_vmm_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED,
+                  "Whether cuMemCreate accepts the GPUDirect RDMA flag."))
+    table.append(("reserved_shared_memory_per_block", int, cydriver.CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK,
+                  "Shared memory the driver reserves in each block, in bytes."))
+    table.append(("sparse_cuda_array_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED,
+                  "Whether sparse CUDA arrays (and mipmapped arrays) are supported."))
+    table.append(("read_only_host_register_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED,
+                  "Whether host memory can be registered read-only for the device."))
+    table.append(("memory_pools_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
+                  "Whether stream-ordered allocation (cuMemAllocAsync, memory pools) is supported."))
+    table.append(("gpu_direct_rdma_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED,
+                  "Whether GPUDirect RDMA is supported."))
+    table.append(("gpu_direct_rdma_flush_writes_options", int, cydriver.CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS,
+                  "Bitmask of CUflushGPUDirectRDMAWritesOptions that the device supports."))
+    table.append(("gpu_direct_rdma_writes_ordering", int, cydriver.CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING,
+                  "Ordering scope of GPUDirect RDMA writes (a CUGPUDirectRDMAWritesOrdering value)."))
+    table.append(("mempool_supported_handle_types", int, cydriver.CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES,
+                  "Bitmask of the handle types that memory pools can export for IPC."))
+    table.append(("deferred_mapping_cuda_array_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED,
+                  "Whether CUDA arrays (and mipmapped arrays) can be mapped deferred."))
+    table.append(("numa_config", int, cydriver.CU_DEVICE_ATTRIBUTE_NUMA_CONFIG,
+                  "NUMA configuration of the device (a CUdeviceNumaConfig value)."))
+    table.append(("numa_id", int, cydriver.CU_DEVICE_ATTRIBUTE_NUMA_ID,
+                  "NUMA node of the device memory."))
+    table.append(("multicast_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED,
+                  "Whether multicast objects (switch multicast and reductions) are supported."))
+    table.append(("surface_alignment", int, cydriver.CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT,
+                  "Alignment that surfaces need, in bytes."))
+    table.append(("async_engine_count", int, cydriver.CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT,
+                  "Number of asynchronous copy engines."))
+    table.append(("can_tex2d_gather", bool, cydriver.CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER,
+                  "Whether 2D texture gather is supported."))
+    table.append(("maximum_texture2d_gather_width", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH,
+                  "Largest width of a 2D texture used for gather."))
+    table.append(("maximum_texture2d_gather_height", int, cydriver.CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT,
+                  "Largest height of a 2D texture used for gather."))
+    table.append(("stream_priorities_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED,
+                  "Whether streams can have priorities."))
+    table.append(("can_flush_remote_writes", bool, cydriver.CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES,
+                  "Whether remote writes can be flushed by stream memory operations."))
+    table.append(("host_register_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED,
+                  "Whether host memory can be registered (page-locked) for the device."))
+    table.append(("timeline_semaphore_interop_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED,
+                  "Whether external timeline semaphores can be imported."))
+    table.append(("cluster_launch", bool, cydriver.CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH,
+                  "Whether kernels can be launched with thread block clusters."))
+    table.append(("can_use_64_bit_stream_mem_ops", bool, cydriver.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS,
+                  "Whether stream memory operations support 64-bit values."))
+    table.append(("can_use_stream_wait_value_nor", bool, cydriver.CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR,
+                  "Whether stream wait operations support the NOR condition."))
+    table.append(("dma_buf_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED,
+                  "Whether device memory can be shared as a dma_buf."))
+    table.append(("ipc_event_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED,
+                  "Whether events can be shared between processes."))
+    table.append(("mem_sync_domain_count", int, cydriver.CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT,
+                  "Number of memory synchronization domains."))
+    table.append(("tensor_map_access_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED,
+                  "Whether memory can be accessed through tensor maps."))
+    table.append(("handle_type_fabric_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED,
+                  "Whether memory can be exported as a fabric handle."))
+    table.append(("unified_function_pointers", bool, cydriver.CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS,
+                  "Whether function pointers are unified between host and device."))
+    table.append(("mps_enabled", bool, cydriver.CU_DEVICE_ATTRIBUTE_MPS_ENABLED,
+                  "Whether contexts on this device are shared through MPS."))
+    table.append(("host_numa_id", int, cydriver.CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID,
+                  "NUMA node of the host closest to the device (-1 without NUMA)."))
+    table.append(("d3d12_cig_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_D3D12_CIG_SUPPORTED,
+                  "Whether CUDA in graphics (CIG) with Direct3D 12 is supported."))
+    table.append(("mem_decompress_algorithm_mask", int, cydriver.CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_ALGORITHM_MASK,
+                  "Bitmask of the CUmemDecompressAlgorithm values the device supports."))
+    table.append(("mem_decompress_maximum_length", int, cydriver.CU_DEVICE_ATTRIBUTE_MEM_DECOMPRESS_MAXIMUM_LENGTH,
+                  "Longest single decompression operation, in bytes."))
+    table.append(("vulkan_cig_supported", bool, "cuda-bindings 12.9",
+                  "Whether CUDA in graphics (CIG) with Vulkan is supported."))
+    table.append(("gpu_pci_device_id", int, cydriver.CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID,
+                  "PCI device id and vendor id, 16 bits each (0 if the driver cannot tell)."))
+    table.append(("gpu_pci_subsystem_id", int, cydriver.CU_DEVICE_ATTRIBUTE_GPU_PCI_SUBSYSTEM_ID,
+                  "PCI subsystem id and subsystem vendor id, 16 bits each (0 if the driver cannot tell)."))
+    table.append(("host_numa_virtual_memory_management_supported", bool, "cuda-bindings 12.9",
+                  "Whether the virtual memory management API accepts HOST_NUMA locations."))
+    table.append(("host_numa_memory_pools_supported", bool, "cuda-bindings 12.9",
+                  "Whether memory pools accept HOST_NUMA locations."))
+    table.append(("host_numa_multinode_ipc_supported", bool, cydriver.CU_DEVICE_ATTRIBUTE_HOST_NUMA_MULTINODE_IPC_SUPPORTED,
+                  "Whether HOST_NUMA memory can be shared between nodes of a multi-node system."))
+    table.append(("host_memory_pools_supported", bool, "CUDA 13",
+                  "Whether memory pools accept HOST locations (CUDA 13+)."))
+    table.append(("host_virtual_memory_management_supported", bool, "CUDA 13",
+                  "Whether the virtual memory management API accepts HOST locations (CUDA 13+)."))
+    table.append(("host_alloc_dma_buf_supported", bool, "CUDA 13",
+                  "Whether page-locked host memory can be shared as a dma_buf (CUDA 13+)."))
+    table.append(("only_partial_host_native_atomic_supported", bool, "CUDA 13",
+                  "Whether the host link supports only some native atomic operations (CUDA 13+)."))
+    return tuple(table)
+
+
+_PROPERTIES = _property_table()
 
 # The attributes that exist only from some CUDA major or cuda-bindings minor on (the table names
 # what each needs instead of its enumerator): those this build has.

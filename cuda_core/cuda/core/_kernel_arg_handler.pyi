@@ -14,5 +14,5 @@ class ParamHolder:
 
     def __init__(self, kernel_args: Sequence[Any]) -> None: ...
 
-def _packed_arguments(*kernel_args: Any) -> list[bytes]:
+def _packed_arguments(*kernel_args: Any, parameter_sizes: Sequence[int] | None = None) -> list[bytes]:
     """The bytes each argument is passed to a kernel as."""

@@ -15,12 +15,17 @@ from cpython.float cimport PyFloat_AsDouble
 from cpython.long cimport PyLong_AsLongLong
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport Py_TPFLAGS_HEAPTYPE, Py_TYPE, PyObject, PyTypeObject
-from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
+from cpython.sequence cimport PySequence_Fast_ITEMS
+from cpython.tuple cimport PyTuple_GET_SIZE
 from libc.stdint cimport int64_t, intptr_t, uint8_t
 from libc.string cimport memcpy
 
 cimport cuda.bindings.cydriver as cydriver
 from cuda.core._memory._buffer cimport Buffer
+
+
+cdef extern from "Python.h":
+    PyTypeObject PyFloat_Type
 
 cdef enum:
     # Every value starts at a multiple of this: enough for any scalar kernels take by value.
@@ -199,16 +204,30 @@ cdef inline int _kind(object arg) except -1:
     return _records[_slot(arg)].kind
 
 
+cdef int pack_arguments(PackedArgs* packed, tuple args, const size_t* sizes) except -1:
+    """pack_argument_array() of the items of ``args``."""
+    return pack_argument_array(packed, <PyObject**>PySequence_Fast_ITEMS(args), PyTuple_GET_SIZE(args), sizes, NULL)
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
-cdef int pack_arguments(PackedArgs* packed, tuple args, const size_t* sizes) except -1:
-    """Fill ``packed`` with ``args``, each at least as wide as its parameter's size in
-    ``sizes`` (one per argument); release_arguments() must follow, also on error."""
-    cdef Py_ssize_t index, count = PyTuple_GET_SIZE(args)
+cdef int pack_argument_array(PackedArgs* packed, PyObject** args, Py_ssize_t count, const size_t* sizes,
+                             size_t* packed_sizes) except -1:
+    """Fill ``packed`` with the ``count`` arguments at ``args`` (borrowed: the caller holds
+    them), each at least as wide as its parameter's size in ``sizes`` (one per argument);
+    release_arguments() must follow, also on error. ``packed_sizes``, unless NULL, gets the
+    bytes each argument was packed as.
+
+    The common kinds (numpy scalars read in place, Buffers) are packed here, on pointers
+    alone, with no reference taken; the others by _pack_other."""
+    cdef Py_ssize_t index
     cdef size_t offset = 0
     cdef size_t size
     cdef int slot, kind
-    cdef object arg
+    cdef PyObject* arg
+    cdef PyTypeObject* arg_type
+    cdef uint8_t* out
+    cdef cydriver.CUdeviceptr pointer
     packed.slots = packed.inline_slots
     packed.values = packed.inline_values
     if count > INLINE_ARGS:
@@ -218,25 +237,49 @@ cdef int pack_arguments(PackedArgs* packed, tuple args, const size_t* sizes) exc
     if packed.slots == NULL or packed.values == NULL:
         raise MemoryError()
     for index in range(count):
-        arg = <object>PyTuple_GET_ITEM(args, index)
-        slot = _slot(arg)
+        arg = args[index]
+        arg_type = arg.ob_type
+        # The type's record: the cache scanned by pointer, the dict on a miss.
+        slot = 0
+        while slot < TYPE_CACHE and _records[slot].type != arg_type:
+            slot += 1
+        if slot == TYPE_CACHE:
+            slot = _slot_from_dict(<object>arg)
         kind = _records[slot].kind
-        if kind == KIND_TENSOR_MAP:
-            packed.slots[index] = <void*><intptr_t>arg._tensor_map_address
-            size = sizeof(cydriver.CUtensorMap)
+        out = packed.values + offset
+        if kind == KIND_INLINE:
+            size = _records[slot].size
+            _copy_value(out, <char*>arg + _records[slot].offset, size)
+        elif kind == KIND_BUFFER and not (<Buffer>arg)._closed:
+            pointer = (<Buffer>arg)._ptr
+            memcpy(out, &pointer, sizeof(pointer))
+            size = sizeof(pointer)
+        elif kind == KIND_TENSOR_MAP:
+            packed.slots[index] = <void*><intptr_t>(<object>arg)._tensor_map_address
+            if packed_sizes != NULL:
+                packed_sizes[index] = sizeof(cydriver.CUtensorMap)
+            if sizeof(cydriver.CUtensorMap) < sizes[index]:
+                _raise_too_narrow(index, <object>arg, sizeof(cydriver.CUtensorMap), sizes[index])
+            continue
         else:
-            packed.slots[index] = packed.values + offset
-            size = _pack_slot(slot, index, arg, packed.values + offset)
-            offset = (offset + size + SLOT_ALIGN - 1) & ~(<size_t>SLOT_ALIGN - 1)
+            size = _pack_slot(slot, index, <object>arg, out)
+        packed.slots[index] = out
+        if packed_sizes != NULL:
+            packed_sizes[index] = size
+        offset = (offset + size + SLOT_ALIGN - 1) & ~(<size_t>SLOT_ALIGN - 1)
         if size < sizes[index]:
-            # The driver would read past the value: garbage in the parameter's upper bytes.
-            # Wider values are fine (the driver takes the low bytes), as in NVIDIA's cuda.core.
-            raise TypeError(f"kernel argument {index}: a {type(arg).__name__} is {size} byte(s), but the "
-                            f"kernel's parameter {index} takes {sizes[index]}: pass a numpy scalar of that type")
-        if kind == KIND_FLOAT and sizes[index] == 4 and type(arg) is float:
+            _raise_too_narrow(index, <object>arg, size, sizes[index])
+        if kind == KIND_FLOAT and sizes[index] == 4 and arg_type == &PyFloat_Type:
             # A Python float for a float parameter: its value as a float, not a double's low bytes.
-            _narrow_to_float(<uint8_t*>packed.slots[index])
+            _narrow_to_float(out)
     return 0
+
+
+cdef int _raise_too_narrow(Py_ssize_t index, object arg, size_t size, size_t wanted) except -1:
+    # The driver would read past the value: garbage in the parameter's upper bytes. Wider
+    # values are fine (the driver takes the low bytes), as in NVIDIA's cuda.core.
+    raise TypeError(f"kernel argument {index}: a {type(arg).__name__} is {size} byte(s), but the "
+                    f"kernel's parameter {index} takes {wanted}: pass a numpy scalar of that type")
 
 
 cdef inline void _copy_value(uint8_t* out, const char* value, size_t size) noexcept:
@@ -380,18 +423,23 @@ cdef class ParamHolder:
         PyMem_Free(self._values)
 
 
-def _packed_arguments(*kernel_args) -> list[bytes]:
-    """The bytes each argument is passed to the kernel as, by the same code launch() uses
-    (for tests and debugging)."""
-    cdef uint8_t slot[SLOT_ALIGN]
-    cdef Py_ssize_t index
-    cdef size_t size
-    result = []
-    cdef void* tensor_map
-    for index, arg in enumerate(kernel_args):
-        if _tensor_map_slot(&tensor_map, arg):
-            result.append((<uint8_t*>tensor_map)[:sizeof(cydriver.CUtensorMap)])
-            continue
-        size = _pack_one(index, arg, slot)
-        result.append(slot[:size])
-    return result
+def _packed_arguments(*kernel_args, parameter_sizes=None) -> list[bytes]:
+    """The bytes each argument is passed to the kernel as, packed by launch()'s own code for
+    parameters of ``parameter_sizes`` bytes (default: none wider than the values), for tests
+    and debugging."""
+    cdef tuple args = tuple(kernel_args)
+    cdef Py_ssize_t index, count = len(args)
+    cdef PackedArgs packed
+    cdef size_t* sizes = <size_t*>PyMem_Malloc(max(count, 1) * 2 * sizeof(size_t))
+    if sizes == NULL:
+        raise MemoryError()
+    packed.slots = packed.inline_slots
+    packed.values = packed.inline_values
+    try:
+        for index in range(count):
+            sizes[index] = 0 if parameter_sizes is None else parameter_sizes[index]
+        pack_argument_array(&packed, <PyObject**>PySequence_Fast_ITEMS(args), count, sizes, sizes + count)
+        return [(<uint8_t*>packed.slots[index])[:sizes[count + index]] for index in range(count)]
+    finally:
+        release_arguments(&packed)
+        PyMem_Free(sizes)

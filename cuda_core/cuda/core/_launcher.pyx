@@ -5,14 +5,21 @@
 A config that needs no launch attribute takes the plain cuLaunchKernel path, the
 driver's cheapest; clusters, cooperative launches and programmatic dependent launch go
 through cuLaunchKernelEx with the attributes the LaunchConfig keeps ready.
+
+launch() is called through vectorcall (METH_FASTCALL): its arguments are read where the
+caller put them, with no tuple of them made. Keywords (or too few arguments) go to the
+Cython function of the same signature, which parses and reports them as ever.
 """
 
+import os
 import sys
 
+from cpython.object cimport PyObject
+from cpython.sequence cimport PySequence_Fast_ITEMS
 from cpython.tuple cimport PyTuple_GET_SIZE
 
 cimport cuda.bindings.cydriver as cydriver
-from cuda.core._kernel_arg_handler cimport PackedArgs, pack_arguments, release_arguments
+from cuda.core._kernel_arg_handler cimport PackedArgs, pack_argument_array, release_arguments
 from cuda.core._launch_config cimport MAX_LAUNCH_ATTRIBUTES, LaunchConfig
 from cuda.core._module cimport Kernel
 from cuda.core._stream cimport Stream, Stream_accept
@@ -68,6 +75,39 @@ cdef int _check_cooperative_grid(LaunchConfig config, cydriver.CUfunction functi
     return 0
 
 
+# The driver's cuLaunchKernel, taken once from the driver as cuda.bindings takes it (cuGetProcAddress,
+# the per-thread default stream variant where CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM is set),
+# and called directly: cydriver.cuLaunchKernel reaches it through two wrappers, each checking
+# for errors. NULL until the first launch, or where the driver does not give it (then cydriver's).
+ctypedef cydriver.CUresult (*_LaunchKernel)(cydriver.CUfunction, unsigned int, unsigned int, unsigned int,
+                                            unsigned int, unsigned int, unsigned int, unsigned int,
+                                            cydriver.CUstream, void**, void**) noexcept nogil
+cdef _LaunchKernel _driver_launch_kernel = NULL
+cdef bint _driver_launch_kernel_asked = False
+
+
+cdef int _ask_driver_launch_kernel() except -1:
+    """Set _driver_launch_kernel from the driver, once (a launch has loaded the driver by then)."""
+    global _driver_launch_kernel, _driver_launch_kernel_asked
+    cdef void* function = NULL
+    cdef cydriver.CUdriverProcAddressQueryResult status = cydriver.CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND
+    cdef bint per_thread = os.getenv("CUDA_PYTHON_CUDA_PER_THREAD_DEFAULT_STREAM", 0)  # as cuda.bindings reads it
+    # The versions of cuLaunchKernel's ABI in cuda.h (PFN_cuLaunchKernel_v4000, _v7000_ptsz).
+    cdef int version = 7000 if per_thread else 4000
+    cdef cydriver.cuuint64_t flags = (cydriver.CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM if per_thread
+                                      else cydriver.CU_GET_PROC_ADDRESS_DEFAULT)
+    cdef cydriver.CUresult result
+    _driver_launch_kernel_asked = True
+    try:
+        with nogil:
+            result = cydriver.cuGetProcAddress("cuLaunchKernel", &function, version, flags, &status)
+    except RuntimeError:  # cuda.bindings found no cuGetProcAddress in the driver: its wrapper then
+        return 0
+    if result == cydriver.CUDA_SUCCESS and status == cydriver.CU_GET_PROC_ADDRESS_SUCCESS:
+        _driver_launch_kernel = <_LaunchKernel>function
+    return 0
+
+
 cdef int _launch_with_attributes(LaunchConfig config, cydriver.CUfunction function, cydriver.CUstream stream,
                                  void** slots) except -1:
     cdef cydriver.CUlaunchConfig native
@@ -91,16 +131,92 @@ def launch(stream, config, kernel, *kernel_args) -> None:
     kernel's parameters in number, and each must be at least as wide as its parameter (a
     wider one gives its low bytes, as in NVIDIA's cuda.core; a Python float for a float
     parameter gives its value): a mismatch is a TypeError, never a launch that reads past a value."""
-    _launch(stream, config, kernel, kernel_args, STEP_LAUNCHED)
+    _launch(stream, config, kernel, <PyObject**>PySequence_Fast_ITEMS(kernel_args), PyTuple_GET_SIZE(kernel_args),
+            STEP_LAUNCHED)
 
 
 def _launch_steps(int upto, stream, config, kernel, *kernel_args) -> None:
     """launch() stopped after step ``upto`` (0: the call alone ... 5: all of it; see STEP_*),
     for benchmarks/launch_steps.py."""
-    _launch(stream, config, kernel, kernel_args, upto)
+    _launch(stream, config, kernel, <PyObject**>PySequence_Fast_ITEMS(kernel_args), PyTuple_GET_SIZE(kernel_args),
+            upto)
 
 
-cdef inline int _launch(object stream, object config, object kernel, tuple args, int upto) except -1:
+# ---- the vectorcall entries: launch() and _launch_steps() as builtin functions whose C code
+# gets the caller's argument array; anything but positional arguments enough goes to the
+# Cython functions above (the same parameters, parsing and errors). ----
+
+cdef extern from *:
+    """
+    typedef int (*cuda_core_launch_impl_t)(PyObject** args, Py_ssize_t nargs, int upto);
+    static cuda_core_launch_impl_t cuda_core_launch_impl = NULL;
+    static PyObject* cuda_core_launch_general[2] = {NULL, NULL};  /* launch, _launch_steps */
+
+    static PyObject* cuda_core_launch_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                                           PyObject* kwnames) {
+        (void)self;
+        if ((kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0) && nargs >= 3) {
+            if (cuda_core_launch_impl((PyObject**)args, nargs, 5) < 0) return NULL;
+            Py_RETURN_NONE;
+        }
+        return PyObject_Vectorcall(cuda_core_launch_general[0], args, (size_t)nargs, kwnames);
+    }
+
+    static PyObject* cuda_core_launch_steps_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                                                 PyObject* kwnames) {
+        (void)self;
+        if ((kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0) && nargs >= 4 && PyLong_CheckExact(args[0])) {
+            long upto = PyLong_AsLong(args[0]);
+            if (upto == -1 && PyErr_Occurred()) return NULL;
+            if (cuda_core_launch_impl((PyObject**)args + 1, nargs - 1, (int)upto) < 0) return NULL;
+            Py_RETURN_NONE;
+        }
+        return PyObject_Vectorcall(cuda_core_launch_general[1], args, (size_t)nargs, kwnames);
+    }
+
+    static PyMethodDef cuda_core_launch_defs[2] = {
+        {"launch", (PyCFunction)(void (*)(void))cuda_core_launch_call, METH_FASTCALL | METH_KEYWORDS, NULL},
+        {"_launch_steps", (PyCFunction)(void (*)(void))cuda_core_launch_steps_call, METH_FASTCALL | METH_KEYWORDS,
+         NULL},
+    };
+
+    /* The builtin function of entry ``which``, its docstring ``doc`` (kept alive by the
+       caller: a text signature, then the Cython function's own) and ``general`` behind it. */
+    static PyObject* cuda_core_launch_entry(int which, PyObject* general, const char* doc, PyObject* module_name,
+                                            cuda_core_launch_impl_t impl) {
+        cuda_core_launch_impl = impl;
+        Py_INCREF(general);
+        cuda_core_launch_general[which] = general;
+        cuda_core_launch_defs[which].ml_doc = doc;
+        return PyCFunction_NewEx(&cuda_core_launch_defs[which], NULL, module_name);
+    }
+    """
+    ctypedef int (*cuda_core_launch_impl_t)(PyObject** args, Py_ssize_t nargs, int upto) except -1
+    object cuda_core_launch_entry(int which, object general, const char* doc, object module_name,
+                                  cuda_core_launch_impl_t impl)
+
+
+cdef int _launch_array(PyObject** args, Py_ssize_t nargs, int upto) except -1:
+    """A vectorcall entry's work: ``args[0:3]`` the stream, config and kernel, the rest the
+    kernel's arguments (all borrowed from the caller)."""
+    return _launch(<object>args[0], <object>args[1], <object>args[2], args + 3, nargs - 3, upto)
+
+
+cdef object _entry(int which, object general, str signature):
+    """The builtin function over ``general`` (the Cython function of the same name): its name,
+    module, docstring, and signature (a text signature, which inspect reads)."""
+    doc = f"{general.__name__}{signature}\n--\n\n{general.__doc__}".encode()
+    _entry_docs.append(doc)  # ml_doc points into it for good
+    return cuda_core_launch_entry(which, general, doc, __name__, _launch_array)
+
+
+cdef list _entry_docs = []
+launch = _entry(0, launch, "(stream, config, kernel, *kernel_args)")
+_launch_steps = _entry(1, _launch_steps, "(upto, stream, config, kernel, *kernel_args)")
+
+
+cdef inline int _launch(object stream, object config, object kernel, PyObject** args, Py_ssize_t count,
+                        int upto) except -1:
     """launch()'s work, up to step ``upto`` (launch(): all of it); the tests of ``upto`` are
     a few compares of a register."""
     if upto == STEP_CALL:
@@ -116,27 +232,37 @@ cdef inline int _launch(object stream, object config, object kernel, tuple args,
     cdef cydriver.CUstream handle = target._live_handle() if target._closed else target._handle
     if upto == STEP_CHECKED:
         return 0
-    if launched._num_params != PyTuple_GET_SIZE(args):  # also while not yet asked of the driver (-1)
-        launched._check_argument_count(PyTuple_GET_SIZE(args))
+    if launched._num_params != count:  # also while not yet asked of the driver (-1)
+        launched._check_argument_count(count)
     if upto == STEP_COUNTED:
         return 0
     cdef PackedArgs packed
     cdef cydriver.CUresult result = cydriver.CUDA_SUCCESS
     cdef unsigned int* dims = launch_config.dims
+    packed.slots = packed.inline_slots  # what release_arguments() leaves alone
+    packed.values = packed.inline_values
     try:
-        pack_arguments(&packed, args, launched._param_size_array)
+        if count != 0:
+            pack_argument_array(&packed, args, count, launched._param_size_array, NULL)
         if upto == STEP_PACKED:
             return 0
         if launch_config.num_attributes != 0 and upto == STEP_LAUNCHED:
             _launch_with_attributes(launch_config, <cydriver.CUfunction>launched._kernel, handle, packed.slots)
             return 0
+        if not _driver_launch_kernel_asked:
+            _ask_driver_launch_kernel()
         with nogil:
-            if upto == STEP_LAUNCHED:
+            if upto == STEP_LAUNCHED and _driver_launch_kernel != NULL:
+                result = _driver_launch_kernel(<cydriver.CUfunction>launched._kernel, dims[0], dims[1], dims[2],
+                                               dims[3], dims[4], dims[5], launch_config._shmem_size, handle,
+                                               packed.slots, NULL)
+            elif upto == STEP_LAUNCHED:
                 result = cydriver.cuLaunchKernel(<cydriver.CUfunction>launched._kernel, dims[0], dims[1], dims[2],
                                                  dims[3], dims[4], dims[5], launch_config._shmem_size, handle,
                                                  packed.slots, NULL)
         if result != cydriver.CUDA_SUCCESS:
             HANDLE_RETURN(result)
     finally:
-        release_arguments(&packed)
+        if packed.slots != packed.inline_slots or packed.values != packed.inline_values:
+            release_arguments(&packed)  # more arguments than the inline room
     return 0

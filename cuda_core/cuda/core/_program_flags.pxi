@@ -81,62 +81,70 @@ def _nvvm_opt(flag: str, value) -> list:
 
 _UNSUPPORTED = "unsupported"  # libNVVM has no such option: setting it is an error there
 
+
 # field, NVRTC writer and flag, libNVVM writer and flag. A libNVVM writer of None means that
 # NVVM ignores the field (NVRTC-only extras, or a field handled elsewhere); _UNSUPPORTED that
 # setting it is an error for NVVM. name, arch, extra_sources and use_libdevice are not flags.
-_OPTIONS = (
-    ("relocatable_device_code", _switch, "--relocatable-device-code", _UNSUPPORTED, None),
-    ("extensible_whole_program", _flag, "--extensible-whole-program", _UNSUPPORTED, None),
-    ("debug", _flag, "--device-debug", _flag, "-g"),
-    ("lineinfo", _flag, "--generate-line-info", _UNSUPPORTED, None),
-    ("device_code_optimize", _flag, "--dopt=on", _nvvm_opt, "-opt"),
-    ("ptxas_options", _strings, "--ptxas-options", _UNSUPPORTED, None),
-    ("max_register_count", _valued, "--maxrregcount", _UNSUPPORTED, None),
-    ("ftz", _switch, "--ftz", _nvvm_01, "-ftz"),
-    ("prec_sqrt", _switch, "--prec-sqrt", _nvvm_01, "-prec-sqrt"),
-    ("prec_div", _switch, "--prec-div", _nvvm_01, "-prec-div"),
-    ("fma", _switch, "--fmad", _nvvm_01, "-fma"),
-    ("use_fast_math", _flag, "--use_fast_math", _UNSUPPORTED, None),
-    ("extra_device_vectorization", _flag, "--extra-device-vectorization", _UNSUPPORTED, None),
-    ("link_time_optimization", _flag, "--dlink-time-opt", None, None),
-    ("gen_opt_lto", _flag, "--gen-opt-lto", _UNSUPPORTED, None),
-    ("define_macro", _macros, "--define-macro", _UNSUPPORTED, None),
-    ("undefine_macro", _strings, "--undefine-macro", _UNSUPPORTED, None),
-    ("include_path", _strings, "--include-path", _UNSUPPORTED, None),
-    ("use_bundled_headers", _bundled_headers, "--use-bundled-headers", None, None),
-    ("pre_include", _strings, "--pre-include", _UNSUPPORTED, None),
-    ("no_source_include", _flag, "--no-source-include", _UNSUPPORTED, None),
-    ("std", _valued, "--std", _UNSUPPORTED, None),
-    ("builtin_move_forward", _switch, "--builtin-move-forward", _UNSUPPORTED, None),
-    ("builtin_initializer_list", _switch, "--builtin-initializer-list", _UNSUPPORTED, None),
-    ("disable_warnings", _flag, "--disable-warnings", _UNSUPPORTED, None),
-    ("restrict", _flag, "--restrict", _UNSUPPORTED, None),
-    ("device_as_default_execution_space", _flag, "--device-as-default-execution-space", _UNSUPPORTED, None),
-    ("device_int128", _flag, "--device-int128", _UNSUPPORTED, None),
-    ("optimization_info", _valued, "--optimization-info", _UNSUPPORTED, None),
-    ("no_display_error_number", _flag, "--no-display-error-number", _UNSUPPORTED, None),
-    ("diag_error", _numbers, "--diag-error", _UNSUPPORTED, None),
-    ("diag_suppress", _numbers, "--diag-suppress", _UNSUPPORTED, None),
-    ("diag_warn", _numbers, "--diag-warn", _UNSUPPORTED, None),
-    ("brief_diagnostics", _switch, "--brief-diagnostics", _UNSUPPORTED, None),
-    ("time", _valued, "--time", _UNSUPPORTED, None),
-    ("split_compile", _valued, "--split-compile", _UNSUPPORTED, None),
-    ("fdevice_syntax_only", _flag, "--fdevice-syntax-only", _UNSUPPORTED, None),
-    ("minimal", _flag, "--minimal", _UNSUPPORTED, None),
-    ("no_cache", _flag, "--no-cache", None, None),
-    ("fdevice_time_trace", _valued, "--fdevice-time-trace", None, None),
-    ("device_float128", _flag, "--device-float128", None, None),
-    ("frandom_seed", _valued, "--frandom-seed", None, None),
-    ("ofast_compile", _valued, "--Ofast-compile", None, None),
-    ("pch", _flag, "--pch", None, None),
-    ("create_pch", _valued, "--create-pch", None, None),
-    ("use_pch", _valued, "--use-pch", None, None),
-    ("pch_dir", _valued, "--pch-dir", None, None),
-    ("pch_verbose", _switch, "--pch-verbose", None, None),
-    ("pch_messages", _switch, "--pch-messages", None, None),
-    ("instantiate_templates_in_pch", _switch, "--instantiate-templates-in-pch", None, None),
-    ("numba_debug", _flag, "--numba-debug", _flag, "-numba-debug"),
-)
+def _option_table() -> tuple:
+    """The rows of _OPTIONS, appended one at a time. As one tuple literal, every row was a live
+    temporary of the module's init code at once, which the C compiler turned into code
+    quadratic in the rows (157 KiB)."""
+    cdef list table = []
+    table.append(("relocatable_device_code", _switch, "--relocatable-device-code", _UNSUPPORTED, None))
+    table.append(("extensible_whole_program", _flag, "--extensible-whole-program", _UNSUPPORTED, None))
+    table.append(("debug", _flag, "--device-debug", _flag, "-g"))
+    table.append(("lineinfo", _flag, "--generate-line-info", _UNSUPPORTED, None))
+    table.append(("device_code_optimize", _flag, "--dopt=on", _nvvm_opt, "-opt"))
+    table.append(("ptxas_options", _strings, "--ptxas-options", _UNSUPPORTED, None))
+    table.append(("max_register_count", _valued, "--maxrregcount", _UNSUPPORTED, None))
+    table.append(("ftz", _switch, "--ftz", _nvvm_01, "-ftz"))
+    table.append(("prec_sqrt", _switch, "--prec-sqrt", _nvvm_01, "-prec-sqrt"))
+    table.append(("prec_div", _switch, "--prec-div", _nvvm_01, "-prec-div"))
+    table.append(("fma", _switch, "--fmad", _nvvm_01, "-fma"))
+    table.append(("use_fast_math", _flag, "--use_fast_math", _UNSUPPORTED, None))
+    table.append(("extra_device_vectorization", _flag, "--extra-device-vectorization", _UNSUPPORTED, None))
+    table.append(("link_time_optimization", _flag, "--dlink-time-opt", None, None))
+    table.append(("gen_opt_lto", _flag, "--gen-opt-lto", _UNSUPPORTED, None))
+    table.append(("define_macro", _macros, "--define-macro", _UNSUPPORTED, None))
+    table.append(("undefine_macro", _strings, "--undefine-macro", _UNSUPPORTED, None))
+    table.append(("include_path", _strings, "--include-path", _UNSUPPORTED, None))
+    table.append(("use_bundled_headers", _bundled_headers, "--use-bundled-headers", None, None))
+    table.append(("pre_include", _strings, "--pre-include", _UNSUPPORTED, None))
+    table.append(("no_source_include", _flag, "--no-source-include", _UNSUPPORTED, None))
+    table.append(("std", _valued, "--std", _UNSUPPORTED, None))
+    table.append(("builtin_move_forward", _switch, "--builtin-move-forward", _UNSUPPORTED, None))
+    table.append(("builtin_initializer_list", _switch, "--builtin-initializer-list", _UNSUPPORTED, None))
+    table.append(("disable_warnings", _flag, "--disable-warnings", _UNSUPPORTED, None))
+    table.append(("restrict", _flag, "--restrict", _UNSUPPORTED, None))
+    table.append(("device_as_default_execution_space", _flag, "--device-as-default-execution-space", _UNSUPPORTED, None))
+    table.append(("device_int128", _flag, "--device-int128", _UNSUPPORTED, None))
+    table.append(("optimization_info", _valued, "--optimization-info", _UNSUPPORTED, None))
+    table.append(("no_display_error_number", _flag, "--no-display-error-number", _UNSUPPORTED, None))
+    table.append(("diag_error", _numbers, "--diag-error", _UNSUPPORTED, None))
+    table.append(("diag_suppress", _numbers, "--diag-suppress", _UNSUPPORTED, None))
+    table.append(("diag_warn", _numbers, "--diag-warn", _UNSUPPORTED, None))
+    table.append(("brief_diagnostics", _switch, "--brief-diagnostics", _UNSUPPORTED, None))
+    table.append(("time", _valued, "--time", _UNSUPPORTED, None))
+    table.append(("split_compile", _valued, "--split-compile", _UNSUPPORTED, None))
+    table.append(("fdevice_syntax_only", _flag, "--fdevice-syntax-only", _UNSUPPORTED, None))
+    table.append(("minimal", _flag, "--minimal", _UNSUPPORTED, None))
+    table.append(("no_cache", _flag, "--no-cache", None, None))
+    table.append(("fdevice_time_trace", _valued, "--fdevice-time-trace", None, None))
+    table.append(("device_float128", _flag, "--device-float128", None, None))
+    table.append(("frandom_seed", _valued, "--frandom-seed", None, None))
+    table.append(("ofast_compile", _valued, "--Ofast-compile", None, None))
+    table.append(("pch", _flag, "--pch", None, None))
+    table.append(("create_pch", _valued, "--create-pch", None, None))
+    table.append(("use_pch", _valued, "--use-pch", None, None))
+    table.append(("pch_dir", _valued, "--pch-dir", None, None))
+    table.append(("pch_verbose", _switch, "--pch-verbose", None, None))
+    table.append(("pch_messages", _switch, "--pch-messages", None, None))
+    table.append(("instantiate_templates_in_pch", _switch, "--instantiate-templates-in-pch", None, None))
+    table.append(("numba_debug", _flag, "--numba-debug", _flag, "-numba-debug"))
+    return tuple(table)
+
+
+_OPTIONS = _option_table()
 
 _LTO_FLAG = "--dlink-time-opt"
 _DEFAULT_NAME = "default_program"

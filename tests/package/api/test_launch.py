@@ -340,3 +340,44 @@ def test_launch_on_a_protocol_object_is_deprecated(cuda_core) -> None:
     with pytest.warns(DeprecationWarning, match=r"Convert the object explicitly using Stream\(obj\) instead"):
         with pytest.raises(TypeError, match="kernel must be a Kernel"):
             cuda_core.launch(Foreign(), config, None)
+
+
+def test_buffers_pack_as_their_pointer_and_a_closed_one_is_refused(cuda_core, packed) -> None:
+    """The in-place path of launch()'s packing: a Buffer's device pointer, read without a
+    reference taken; a closed Buffer raises the Buffer's own error."""
+    buffer = cuda_core.Buffer.from_handle(0x7F001000, 64)
+    assert packed(buffer, np.int32(3), buffer) == [struct.pack("<Q", 0x7F001000), struct.pack("<i", 3)] + [
+        struct.pack("<Q", 0x7F001000)
+    ]
+    closed = cuda_core.Buffer.from_handle(0x7F002000, 64)
+    closed.close()
+    with pytest.raises(RuntimeError):
+        packed(np.int32(1), closed)
+
+
+def test_an_argument_narrower_than_its_parameter_is_refused(packed) -> None:
+    """Each kind of argument is checked against its parameter's size: the driver would read past it."""
+    assert packed(np.int64(5), np.int32(1), parameter_sizes=(4, 4)) == [struct.pack("<q", 5), struct.pack("<i", 1)]
+    with pytest.raises(
+        TypeError, match=r"kernel argument 1: a int32 is 4 byte\(s\), but the kernel's parameter 1 takes 8"
+    ):
+        packed(np.int64(5), np.int32(1), parameter_sizes=(8, 8))
+    with pytest.raises(TypeError, match=r"kernel argument 0: a bool is 1 byte\(s\).* takes 4"):
+        packed(True, parameter_sizes=(4,))
+    # A Python float for a 4-byte parameter goes as a float, not as a double's low bytes.
+    assert packed(2.5, parameter_sizes=(4,))[0][:4] == struct.pack("<f", 2.5)
+
+
+def test_launch_takes_keywords_and_counts_arguments_as_a_python_function(cuda_core) -> None:
+    """launch() reads positional arguments in place; keywords and too few arguments go through
+    the same parameters as NVIDIA's def: its errors, by name."""
+    from cuda.core._stream import LEGACY_DEFAULT_STREAM
+
+    config = cuda_core.LaunchConfig(grid=1, block=1)
+    with pytest.raises(TypeError, match=r"launch\(\) takes at least 3 positional arguments \(2 given\)"):
+        cuda_core.launch(LEGACY_DEFAULT_STREAM, config)
+    with pytest.raises(TypeError, match="kernel must be a Kernel .*got str"):
+        cuda_core.launch(stream=LEGACY_DEFAULT_STREAM, config=config, kernel="saxpy")
+    with pytest.raises(TypeError, match="got an unexpected keyword argument 'grid'"):
+        cuda_core.launch(LEGACY_DEFAULT_STREAM, config, None, grid=1)
+    assert cuda_core.launch.__name__ == "launch" and cuda_core.launch.__module__ == "cuda.core._launcher"

@@ -23,7 +23,7 @@ cimport cuda.bindings.cydriver as cydriver
 from cuda.core._stream cimport Stream, Stream_accept
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN
 from cuda.core.graph._graph_definition cimport GraphCondition, GraphDefinition, new_condition, wrap_graph
-from cuda.core.graph._graph_node cimport attach, drain_released_attachments, keep_for_clone, release_on_main_thread
+from cuda.core.graph._graph_node cimport attach, drain_released_attachments, keep_for_clone, pass_to_main_thread
 from cuda.core.graph._host_callback cimport resolve_host_callback
 from cuda.core.graph._subclasses cimport executable_node
 
@@ -200,6 +200,9 @@ cdef class _CaptureRoot:
     def __dealloc__(self):
         cdef cydriver.CUgraph graph = self.graph
         self.graph = NULL
+        # What captured nodes keep is finalized on the main thread (see GraphDefinition's).
+        _held = pass_to_main_thread(self.keepalive)
+        self.keepalive = None
         if graph != NULL:
             with nogil:  # never hold the GIL in the driver: a graph's host callback may be waiting for it
                 cydriver.cuGraphDestroy(graph)
@@ -783,6 +786,7 @@ cdef class Graph:
         """Destroy the executable graph. Closing again does nothing."""
         cdef cydriver.CUgraphExec executable = self._exec
         self._exec = NULL
+        _held = pass_to_main_thread(self._keepalive)  # finalized on the main thread
         self._keepalive = None
         if executable != NULL:
             with nogil:
@@ -793,7 +797,9 @@ cdef class Graph:
         # Errors are ignored: at interpreter exit the driver may be gone already.
         cdef cydriver.CUgraphExec executable = self._exec
         self._exec = NULL
-        release_on_main_thread(self._keepalive)  # what the nodes keep is finalized on the main thread
+        # What the nodes keep is finalized on the main thread (see GraphDefinition's).
+        _held = pass_to_main_thread(self._keepalive)
+        self._keepalive = None
         if executable != NULL:
             with nogil:  # never hold the GIL in the driver: a graph's host callback may be waiting for it
                 cydriver.cuGraphExecDestroy(executable)
@@ -843,6 +849,7 @@ cdef class Graph:
             result = cydriver.cuGraphExecUpdate(executable, graph, &info)
         if result != cydriver.CUDA_SUCCESS:
             _raise_update_failure(result, info.result)
+        _held = pass_to_main_thread(self._keepalive)  # finalized on the main thread
         self._keepalive = list(keepalive)
 
     def upload(self, stream) -> None:

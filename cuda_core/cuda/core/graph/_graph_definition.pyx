@@ -16,7 +16,7 @@ from libcpp.vector cimport vector
 
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, ensure_driver
 from cuda.core.graph._graph_builder cimport Graph, instantiate as _instantiate
-from cuda.core.graph._graph_node cimport GraphNode, entry_node, node_for, release_on_main_thread
+from cuda.core.graph._graph_node cimport GraphNode, entry_node, node_for, pass_to_main_thread
 
 from cuda.core._utils.cuda_utils import driver
 from cuda.core.typing import GraphMemoryType
@@ -98,7 +98,10 @@ cdef class GraphDefinition:
     def __dealloc__(self):
         cdef cydriver.CUgraph graph = self._graph
         self._graph = NULL
-        release_on_main_thread(self._keepalive)  # what the nodes keep is finalized on the main thread
+        # What the nodes keep is finalized on the main thread: off it, the release queue takes
+        # the list before the GIL is released (on it, the list goes after the graph).
+        _held = pass_to_main_thread(self._keepalive)
+        self._keepalive = None
         if graph != NULL and self._owns_graph:
             with nogil:
                 cydriver.cuGraphDestroy(graph)  # nothing to report from a destructor

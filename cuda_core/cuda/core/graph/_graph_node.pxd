@@ -49,10 +49,13 @@ cdef int keep_for_clone(cydriver.CUgraph graph, cydriver.CUgraphNode node, list 
 # and return them: a child graph node's update replaces its clone, and with it their nodes.
 cdef list detach_owned(list keepalive, size_t address)
 
-# Drop the attachment references the driver released while the interpreter's pending-call
-# queue was full (the GIL held; cheap when there are none). Graph operations call it.
+# On the main thread, drop the attachment references queued so far (the GIL held; cheap when
+# there are none); elsewhere nothing (the drain scheduled for the main thread comes). Graph
+# operations call it.
 cdef int drain_released_attachments() except -1
 
-# Off the main thread, move ``references`` (a dropped graph's own list of records) to the
-# release queue, whose drains run on the main thread; 1 where it did.
-cdef int release_on_main_thread(object references) except -1
+# On the main thread ``references``; elsewhere the release queue takes a reference to it (its
+# drains run on the main thread) and the result is None. A holder letting go of what a graph
+# keeps alive assigns the result over its own reference before it releases the GIL, so that
+# off the main thread the queue's reference is the last.
+cdef object pass_to_main_thread(object references)

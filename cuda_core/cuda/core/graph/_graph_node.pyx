@@ -10,6 +10,8 @@ its Python module, imported on first use (a cimport would make the two modules' 
 depend on each other at import time).
 """
 
+import atexit
+import os
 import threading
 import weakref
 
@@ -259,19 +261,46 @@ cdef int _replace(object proxy, object value) except -1:
 # graph, so the driver keeps it alive in every clone and executable graph made from that
 # graph (including ones made with raw driver calls), until the last is destroyed. The
 # driver runs the destructor on any thread, possibly without the GIL: it only queues the
-# record, and one pending call (Py_AddPendingCall) drops the queued references on the
-# Python thread. During interpreter shutdown the references are left, not touched.
+# record. What is queued is dropped by a drain on the main thread, and only there: a
+# callback or any object a graph kept is finalized on the main thread, whichever thread let
+# go of it. One drain at a time is in the interpreter's pending calls (Py_AddPendingCall);
+# where that queue is full (it holds 32 in CPython 3.12), a helper thread retries until
+# there is room, so nothing queued waits for a later cuda.core call. During interpreter
+# shutdown (from the first atexit handler on) the references are left, not touched.
 
 cdef extern from *:
     """
+    #include <chrono>
+    #include <condition_variable>
     #include <mutex>
+    #include <thread>
     #include <vector>
     #include <Python.h>
+    #ifndef _WIN32
+    #include <unistd.h>
+    #endif
 
-    static std::mutex cuda_core_graph_release_lock;
     /* Never freed: the driver may run destructors while the interpreter shuts down. */
-    static std::vector<PyObject*>* cuda_core_graph_released = new std::vector<PyObject*>();
-    static bool cuda_core_graph_drain_queued = false;
+    struct cuda_core_release_queue {
+        std::mutex lock;
+        std::condition_variable wake;      /* the retry thread waits on it */
+        std::vector<PyObject*> released;   /* references to drop on the main thread */
+        bool drain_scheduled = false;      /* a drain is in the interpreter's pending calls,
+                                              or the retry thread is putting one there */
+        bool retry_wanted = false;
+        bool stopping = false;             /* the interpreter is shutting down */
+        long retry_thread_pid = 0;         /* the process the retry thread runs in (fork) */
+        unsigned long retries = 0;         /* times the interpreter's queue was found full */
+    };
+    static cuda_core_release_queue* cuda_core_releases = new cuda_core_release_queue();
+
+    static long cuda_core_process_id(void) {
+    #ifdef _WIN32
+        return 1;
+    #else
+        return (long)getpid();
+    #endif
+    }
 
     static int cuda_core_graph_is_finalizing(void) {
     #if PY_VERSION_HEX >= 0x030D0000
@@ -281,36 +310,103 @@ cdef extern from *:
     #endif
     }
 
-    /* With the GIL: drop every queued reference (one pending call for any number of them). */
-    static int cuda_core_graph_drain(void* unused) {
+    /* With the GIL, on the main thread: drop every queued reference. As the pending call it
+       also ends the scheduled state, so a later release schedules the next drain. */
+    static void cuda_core_graph_drop_queued(bool ends_schedule) {
         std::vector<PyObject*> batch;
         {
-            std::lock_guard<std::mutex> guard(cuda_core_graph_release_lock);
-            batch.swap(*cuda_core_graph_released);
-            cuda_core_graph_drain_queued = false;
+            std::lock_guard<std::mutex> guard(cuda_core_releases->lock);
+            batch.swap(cuda_core_releases->released);
+            if (ends_schedule) cuda_core_releases->drain_scheduled = false;
         }
         for (PyObject* object : batch) Py_DECREF(object);
+    }
+
+    static int cuda_core_graph_drain(void* unused) {
+        cuda_core_graph_drop_queued(true);
         return 0;
     }
 
-    /* The user objects' destructor (a CUhostFn): any thread, no GIL needed. */
-    static void cuda_core_graph_release(void* object) {
-        if (cuda_core_graph_is_finalizing()) return;
-        bool queue_drain = false;
-        {
-            std::lock_guard<std::mutex> guard(cuda_core_graph_release_lock);
-            cuda_core_graph_released->push_back((PyObject*)object);
-            if (!cuda_core_graph_drain_queued) cuda_core_graph_drain_queued = queue_drain = true;
-        }
-        if (queue_drain && Py_AddPendingCall(cuda_core_graph_drain, NULL) != 0) {
-            /* The interpreter's queue is full: the next release or attachment drains. */
-            std::lock_guard<std::mutex> guard(cuda_core_graph_release_lock);
-            cuda_core_graph_drain_queued = false;
+    /* The retry thread: puts the drain into the interpreter's pending calls once there is
+       room (the main thread empties that queue as it runs Python). Called with no GIL and
+       no thread state, which Py_AddPendingCall allows; always under the queue's lock, so
+       that once the atexit handler has set ``stopping`` no call reaches the interpreter. */
+    static void cuda_core_graph_retry_loop(void) {
+        std::unique_lock<std::mutex> guard(cuda_core_releases->lock);
+        int pause_us = 100;
+        for (;;) {
+            cuda_core_releases->wake.wait(guard, [] {
+                return cuda_core_releases->retry_wanted || cuda_core_releases->stopping;
+            });
+            if (cuda_core_releases->stopping || cuda_core_graph_is_finalizing()) {
+                cuda_core_releases->retry_wanted = false;
+                return;
+            }
+            if (Py_AddPendingCall(cuda_core_graph_drain, NULL) == 0) {
+                cuda_core_releases->retry_wanted = false;
+                pause_us = 100;
+                continue;
+            }
+            cuda_core_releases->retries++;
+            cuda_core_releases->wake.wait_for(guard, std::chrono::microseconds(pause_us));
+            if (pause_us < 10000) pause_us *= 2;
         }
     }
+
+    /* Under the queue's lock: a drain into the interpreter's pending calls, or to the retry
+       thread where that queue is full (started on first need, again after a fork). */
+    static void cuda_core_graph_schedule_locked(void) {
+        cuda_core_releases->drain_scheduled = true;
+        if (Py_AddPendingCall(cuda_core_graph_drain, NULL) == 0) return;
+        cuda_core_releases->retries++;
+        cuda_core_releases->retry_wanted = true;
+        if (cuda_core_releases->retry_thread_pid != cuda_core_process_id()) {
+            try {
+                std::thread(cuda_core_graph_retry_loop).detach();
+                cuda_core_releases->retry_thread_pid = cuda_core_process_id();
+            } catch (...) {
+                /* No thread: the next release or cuda.core graph call on the main thread drains. */
+                cuda_core_releases->retry_wanted = false;
+                cuda_core_releases->drain_scheduled = false;
+                return;
+            }
+        }
+        cuda_core_releases->wake.notify_one();
+    }
+
+    /* Queue one reference (taken over from the caller) to be dropped on the main thread.
+       Any thread, no GIL needed: the user objects' destructor (a CUhostFn) is this. */
+    static void cuda_core_graph_release(void* object) {
+        if (cuda_core_graph_is_finalizing()) return;
+        std::lock_guard<std::mutex> guard(cuda_core_releases->lock);
+        if (cuda_core_releases->stopping) return;
+        cuda_core_releases->released.push_back((PyObject*)object);
+        if (!cuda_core_releases->drain_scheduled) cuda_core_graph_schedule_locked();
+    }
+
+    /* The atexit handler: no drain is scheduled or retried from now on. */
+    static void cuda_core_graph_stop_releases(void) {
+        std::lock_guard<std::mutex> guard(cuda_core_releases->lock);
+        cuda_core_releases->stopping = true;
+        cuda_core_releases->retry_wanted = false;
+        cuda_core_releases->wake.notify_all();
+    }
+
+    static unsigned long cuda_core_graph_release_retries(void) {
+        std::lock_guard<std::mutex> guard(cuda_core_releases->lock);
+        return cuda_core_releases->retries;
+    }
+
+    static size_t cuda_core_graph_queued(void) {
+        std::lock_guard<std::mutex> guard(cuda_core_releases->lock);
+        return cuda_core_releases->released.size();
+    }
     """
-    int cuda_core_graph_drain(void* unused) noexcept
+    void cuda_core_graph_drop_queued(bint ends_schedule) noexcept
     void cuda_core_graph_release(void* object) noexcept nogil
+    void cuda_core_graph_stop_releases() noexcept nogil
+    unsigned long cuda_core_graph_release_retries() noexcept nogil
+    size_t cuda_core_graph_queued() noexcept nogil
 
 
 class _Attachment:
@@ -360,35 +456,69 @@ cdef list _holds_of(list objects):
 
 
 cdef int drain_released_attachments() except -1:
-    cuda_core_graph_drain(NULL)
+    if _on_main_thread():  # elsewhere the drain scheduled for the main thread comes
+        cuda_core_graph_drop_queued(False)
     return 0
 
 
-cdef unsigned long _MAIN_THREAD = threading.main_thread().ident
+cdef unsigned long _main_thread = threading.main_thread().ident
 
 
-cdef int release_on_main_thread(object references) except -1:
-    """Where a GraphDefinition or Graph is dropped by a thread other than the main one, its own
-    references (``references``, the records of what its nodes keep alive) join the queue of
-    the driver's releases instead of being dropped there; return 1 where they did.
+def _after_fork_in_child() -> None:
+    """A fork from another thread makes that thread the child's main thread."""
+    global _main_thread
+    _main_thread = threading.main_thread().ident
 
-    Each record is held twice: by that list and by its CUDA user object. When a thread drops
-    the definition, cuGraphDestroy runs with the GIL released; the driver's release of the user
-    object can then be drained on the main thread at once (its pending call is free to run),
-    leaving that list as the last holder, dropped by the thread after cuGraphDestroy returns:
-    a callback or any object the graph kept was then finalized on that thread."""
-    if not references or PyThread_get_thread_ident() == _MAIN_THREAD:
-        return 0
+
+def _stop_releases() -> None:
+    """At interpreter exit: what is queued from now on is left, and no drain is scheduled."""
+    cuda_core_graph_stop_releases()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+atexit.register(_stop_releases)
+
+
+cdef inline bint _on_main_thread() noexcept:
+    return PyThread_get_thread_ident() == _main_thread
+
+
+cdef object pass_to_main_thread(object references):
+    """On the main thread: ``references``. On any other: the release queue takes a reference
+    to it, for a drain on the main thread, and the result is None.
+
+    A holder letting go of what a graph keeps alive (its list of records, records taken out
+    of one) assigns the result over its own reference, with the GIL held, before any driver
+    call that releases the GIL: off the main thread the queue's reference is then the last
+    one, and the objects go on the main thread. (Dropping its own reference after such a
+    call lost that race: the driver's release of the records' user objects could be drained
+    on the main thread meanwhile, and the thread's own reference was then the last.)"""
+    if references is None or _on_main_thread():
+        return references
     Py_INCREF(references)  # the queue's reference, dropped by a drain on the main thread
     cuda_core_graph_release(<void*>references)
-    return 1
+    return None
+
+
+def _release_from_this_thread_for_testing(obj) -> None:
+    """Queue a reference to ``obj`` as the driver's user-object destructor does, from the
+    calling thread and without the GIL (for tests of the release queue without a GPU)."""
+    Py_INCREF(obj)
+    with nogil:
+        cuda_core_graph_release(<void*>obj)
+
+
+def _release_queue_state() -> tuple:
+    """(references queued now, times the interpreter's pending-call queue was found full),
+    for tests and diagnosis."""
+    return cuda_core_graph_queued(), cuda_core_graph_release_retries()
 
 
 cdef int _retain_by_graph(cydriver.CUgraph graph, object record) except -1:
     """Make ``graph`` hold ``record`` through a CUDA user object (one reference, moved to it).
     Where the driver refuses, the definition's own list still keeps the record alive for all
     that cuda.core makes from the graph; only raw driver clones then go without it."""
-    cuda_core_graph_drain(NULL)  # releases queued while the interpreter's queue was full
+    drain_released_attachments()  # on the main thread: what is queued goes now
     cdef cydriver.CUuserObject user_object = NULL
     cdef cydriver.CUresult status
     Py_INCREF(record)  # the user object's reference, dropped by its destructor
@@ -545,25 +675,43 @@ cdef int _drop(list pairs) except -1:
 cdef int _release_for(list keepalive, size_t address) except -1:
     """Drop the records of a destroyed node, and those of the nodes of the graphs it owned
     (recursively), from ``keepalive`` in place: the list is shared by the definition's views.
-    Graphs instantiated before keep their own copy."""
-    cdef set gone = _owned_records(keepalive, address)
-    cdef list kept = []
+    Graphs instantiated before keep their own copy. Off the main thread the records taken
+    out go to the release queue before the GIL is released for the driver."""
+    cdef list held_by_graph = []
+    dropped = pass_to_main_thread(_take_records(keepalive, address, held_by_graph))
     cdef cydriver.CUgraph graph
     cdef cydriver.CUuserObject user_object
+    for graph_address, object_address in held_by_graph:
+        graph = <cydriver.CUgraph><uintptr_t>graph_address
+        user_object = <cydriver.CUuserObject><uintptr_t>object_address
+        with nogil:  # the node is gone already: nothing to undo if this fails
+            cydriver.cuGraphReleaseUserObject(graph, user_object, 1)
+    del dropped  # on the main thread, after the graph let go of them
+    return 0
+
+
+cdef list _take_records(list keepalive, size_t address, list held_by_graph):
+    """Take the records of the node at ``address`` and of the nodes of the graphs it owned
+    out of ``keepalive`` and return them; (graph, user object) of each of the node's own
+    records that its graph holds goes to ``held_by_graph`` (clones and executables keep
+    their own holds). The GIL is held throughout."""
+    cdef set gone = _owned_records(keepalive, address)
+    cdef list kept = []
+    cdef list taken = []
     for entry in keepalive:
         if not isinstance(entry, _Attachment):
             kept.append(entry)
         elif entry.node == address:
-            if entry.user_object:  # the graph's hold; clones and executables keep theirs
-                graph = <cydriver.CUgraph><uintptr_t>entry.graph
-                user_object = <cydriver.CUuserObject><uintptr_t>entry.user_object
-                with nogil:  # the node is gone already: nothing to undo if this fails
-                    cydriver.cuGraphReleaseUserObject(graph, user_object, 1)
-        elif entry not in gone:
+            taken.append(entry)
+            if entry.user_object:
+                held_by_graph.append((entry.graph, entry.user_object))
+        elif entry in gone:
+            taken.append(entry)
+        else:
             kept.append(entry)
-    if len(kept) != len(keepalive):
+    if taken:
         keepalive[:] = kept
-    return 0
+    return taken
 
 
 cdef GraphNode entry_node(GraphDefinition definition):

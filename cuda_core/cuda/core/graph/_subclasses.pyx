@@ -28,7 +28,9 @@ from cuda.core._module cimport Kernel
 from cuda.core._utils.cuda_utils cimport HANDLE_RETURN, current_device
 from cuda.core.graph._graph_builder cimport Graph  # no-cython-lint: used in the included _executable_nodes.pxi
 from cuda.core.graph._graph_definition cimport GraphCondition, GraphDefinition, wrap_graph
-from cuda.core.graph._graph_node cimport GraphNode, attach_node, detach_owned, keep_for, keep_for_clone
+from cuda.core.graph._graph_node cimport (
+    GraphNode, attach_node, detach_owned, keep_for, keep_for_clone, pass_to_main_thread,
+)
 from cuda.core.graph._host_callback cimport is_python_trampoline, resolve_host_callback
 
 from cuda.core.graph._graph_node import _Attachment
@@ -591,6 +593,12 @@ cdef class HostCallbackNode(GraphNode):
     def __repr__(self) -> str:
         name = "cfunc" if self._callable is None else getattr(self._callable, "__name__", type(self._callable).__name__)
         return f"<HostCallbackNode handle=0x{self._address:x} callback={name}>"
+
+    def __dealloc__(self):
+        # The callable goes on the main thread, as what the graph keeps does (a node dropped by
+        # another thread may hold the last reference to it once the graph let go).
+        _held = pass_to_main_thread(self._callable)  # None off the main thread
+        self._callable = None
 
     def update(self, fn, *, user_data=None) -> None:
         """Call ``fn`` instead, as :meth:`GraphNode.callback` takes it (a Python callable, or a

@@ -1,0 +1,109 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The queue that finalizes what graphs keep alive on the main thread, without a GPU: references
+queued from other threads as the driver's user-object destructor queues them (no GIL), dropped
+by a drain on the main thread, also when the interpreter's pending-call queue is full when they
+come, and with nothing of cuda.core called afterwards."""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+import time
+
+PENDING_CALL = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
+
+
+@PENDING_CALL
+def _nothing(_) -> int:
+    return 0
+
+
+def fill_pending_calls() -> None:
+    """Fill the interpreter's pending-call queue (the main thread empties it as it runs Python)."""
+    add = ctypes.pythonapi.Py_AddPendingCall
+    add.argtypes = [PENDING_CALL, ctypes.c_void_p]
+    add.restype = ctypes.c_int
+    while add(_nothing, None) == 0:
+        pass
+
+
+class FinalizedWhere:
+    """Records the name of the thread it is finalized on."""
+
+    def __init__(self, threads: list[str]) -> None:
+        self.threads = threads
+
+    def __del__(self) -> None:
+        self.threads.append(threading.current_thread().name)
+
+
+def wait_for(threads: list[str], count: int, timeout: float = 5.0) -> None:
+    """Run Python on the main thread, calling nothing of cuda.core, until ``count`` were finalized."""
+    deadline = time.monotonic() + timeout
+    while len(threads) < count and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
+def release_from_workers(workers: int, each: int, fill_first: bool) -> list[str]:
+    """Each worker queues ``each`` objects (holding the only references) after filling the
+    pending-call queue if ``fill_first``; the threads they were finalized on."""
+    from cuda.core.graph._graph_node import _release_from_this_thread_for_testing as release
+
+    threads: list[str] = []
+    ready = threading.Barrier(workers)
+
+    def work() -> None:
+        held = [FinalizedWhere(threads) for _ in range(each)]
+        ready.wait()
+        if fill_first:
+            fill_pending_calls()
+        while held:
+            release(held.pop())
+
+    started = [threading.Thread(target=work, name=f"worker-{n}") for n in range(workers)]
+    for worker in started:
+        worker.start()
+    for worker in started:
+        worker.join()
+    wait_for(threads, workers * each)
+    return threads
+
+
+def test_released_by_a_worker_goes_on_the_main_thread() -> None:
+    assert release_from_workers(1, 5, fill_first=False) == ["MainThread"] * 5
+
+
+def test_released_with_the_pending_call_queue_full_goes_on_the_main_thread_unprompted() -> None:
+    """The drain cannot be scheduled when the references come: it is retried until there is
+    room, with no later cuda.core call needed (before, they waited for the next graph call)."""
+    from cuda.core.graph._graph_node import _release_queue_state
+
+    retries_before = _release_queue_state()[1]
+    assert release_from_workers(1, 3, fill_first=True) == ["MainThread"] * 3
+    assert _release_queue_state()[0] == 0 and _release_queue_state()[1] > retries_before
+
+
+def test_many_workers_racing_a_full_queue_strand_nothing() -> None:
+    """Releases from several threads while scheduling fails: none is left queued without a drain
+    to come (a release that found a drain 'scheduled' by a thread whose scheduling then failed
+    used to wait for the next graph call)."""
+    threads = release_from_workers(8, 25, fill_first=True)
+    assert len(threads) == 200 and set(threads) == {"MainThread"}
+
+
+def test_a_forked_child_gets_its_own_retry_thread() -> None:
+    """The retry thread does not survive fork(): a child whose first drain finds the queue full
+    starts its own, and its main thread (the forking one) drains."""
+    import os
+
+    release_from_workers(1, 1, fill_first=True)  # the parent's retry thread runs
+    pid = os.fork()
+    if pid == 0:  # the child: report through the exit status only, never return into pytest
+        ok = False
+        try:
+            ok = release_from_workers(1, 2, fill_first=True) == ["MainThread"] * 2
+        finally:
+            os._exit(0 if ok else 3)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
