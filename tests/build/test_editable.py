@@ -388,3 +388,12 @@ def test_a_read_only_build_dir_imports_when_up_to_date(editable: Path, builds: S
         f"ImportError: cuda.core is installed editable, but its build directory {build_dir} is read-only and "
         "cuda.core changed since it was built: make it writable, or reinstall from a writable checkout"
     )
+
+
+def test_mypy_sees_the_editable_install(editable: Path, builds: SessionBuilds, tmp_path: Path) -> None:
+    """The package's own typing test, run in a venv holding the editable install: mypy cannot follow an
+    import hook, but the install's .pth names the sources, where the stubs and py.typed are."""
+    venv = builds.venvs[13]
+    typing_test = editable / "tests/package/api/test_typing.py"
+    result = run([venv.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", typing_test], venv.env(), tmp_path)
+    assert " passed" in result.stdout and "failed" not in result.stdout, result.stdout

@@ -21,12 +21,13 @@ network"`` skips the isolated builds that download from PyPI). A run that has be
 15 s says what it is doing. Each pytest run prints its 15 slowest steps; the end is a table of
 every run. The JUnit reports and the table (summary.md) go to build/tests/running/ and, once
 the run is over, replace the previous run's in build/tests/last/: an interrupted run leaves
-the last complete one in place. The exit status is 1 if any run failed, or if no run
+the last complete one in place. Every build compiles through ccache, into build/ccache. The exit status is 1 if any run failed, or if no run
 collected a test. ``-h``/``--help`` prints this and changes nothing.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import time
@@ -75,6 +76,13 @@ def build_tests(python: Path, pytest_args: list[str], run_dir: Path) -> tuple[in
     return status, cells.junit_counts(report)
 
 
+def use_ccache(bin_dir: Path) -> None:
+    """Every build of the run compiles through the test venvs' ccache (requirements/test.txt), which
+    Meson takes from PATH, into a cache of the checkout's own: the same object is compiled once."""
+    os.environ["CCACHE_DIR"] = str(facts.REPO_ROOT / "build" / "ccache")
+    os.environ["PATH"] = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
+
+
 def summary(rows: list[tuple[str, int, dict[str, int]]]) -> str:
     """The table of every run, in Markdown."""
     lines = ["| run | status | passed | failed | skipped |", "|---|---|---|---|---|"]
@@ -114,6 +122,7 @@ def main(argv: list[str]) -> int:
         except devenv.PythonMissing as err:
             cells.log(f"{cell.name}: skipped: {err}")
     build_python = devenv.venv_python(f"cu{facts.supported_majors()[-1]}", VENVS)
+    use_ccache(build_python.parent)
     status, counts = build_tests(build_python, argv, run_dir)
     rows = [("build tests", status, counts)]
     for cell in suite:
