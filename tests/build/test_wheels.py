@@ -305,6 +305,22 @@ def test_isolated_pip_install_keeps_the_installed_bindings(
 
 @pytest.mark.slow
 @pytest.mark.network
+def test_a_downstream_requirement_on_cuda_core_keeps_this_build(
+    fresh_venv: FreshVenv, venvs: dict[int, Venv], tmp_path: Path
+) -> None:
+    """This build carries NVIDIA's API version with its own local label: a requirement NVIDIA's 1.2.2
+    meets is met by it, and pip, asked against PyPI (where NVIDIA's cuda-core is), keeps it, also with -U."""
+    python, env = fresh_venv.root / "bin/python", venvs[13].env(activated=False)
+    installed = run([python, "-c", "import cuda.core; print(cuda.core.__version__)"], env, tmp_path).stdout.strip()
+    assert installed.startswith(f"{version.API_VERSION}+meson.")
+    for request in (["cuda-core>=1.0"], ["-U", "cuda-core"], ["cuda-core>=0.4,<2"]):
+        result = run([python, "-m", "pip", "install", "--dry-run", *request], env, tmp_path)
+        assert "Would install" not in result.stdout, (request, result.stdout)
+        assert "Requirement already satisfied: cuda-core" in result.stdout and installed in result.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.network
 def test_wrong_major_refuses_to_import_in_a_fresh_venv(
     fresh_venv: FreshVenv, builds: SessionBuilds, venvs: dict[int, Venv], tmp_path: Path
 ) -> None:

@@ -35,15 +35,9 @@ from cuda_core_build import editable, facts, probe, record, version
 from cuda_core_build.request import ConfigSettings, ProbeError, from_settings, meson_option, setup_args
 from cuda_core_build.wheel_files import Wheel, bindings_extra, join_metadata, metadata_headers
 
-BOOTSTRAP = "_cuda_core_editable"
-
 
 def _log(message: str) -> None:
     print(f"cuda-core backend: {message}", flush=True)
-
-
-def _refuse(err: Exception) -> SystemExit:
-    return SystemExit(f"cuda-core: {err}")
 
 
 def install_site_dirs() -> list[Path]:
@@ -72,41 +66,39 @@ def for_install_target(settings: ConfigSettings, site_dirs: list[Path]) -> tuple
     return {**(settings or {}), "setup-args": [*setup_args(settings), f"-Dcuda-major={major}"]}, found.version
 
 
-def header_wheels_of(major: int, why: str, installed: str | None) -> list[str]:
-    """NVIDIA's header wheels and cuda-bindings of a minor of ``major``: the installed cuda-bindings'
-    minor where the matrix has it (a build against newer bindings may not load with older), else
-    the default cell's."""
-    minor = ".".join((installed or "").split(".")[:2])
-    minor = minor if minor in facts.cuda_minors(major) else facts.default_cell(major).cuda
-    _log(f"{why}; building against NVIDIA's CUDA {minor} header wheels (requirements/matrix.ini)")
-    return list(facts.requirements(facts.cuda_pins(minor)))
-
-
 def cuda_requirements(settings: ConfigSettings, installed: str | None = None) -> list[str]:
     """cuda-bindings for the headers found; where no headers the user pointed at serve the major asked
-    for, that major's header wheels and bindings."""
-    request = from_settings(settings)
+    for, that major's header wheels and cuda-bindings, of the minor of those ``installed`` where the
+    matrix has it (a build against newer bindings may not load with older ones)."""
+    request, why = from_settings(settings), ""
     try:
         toolkit = probe.find_toolkit(request)
         if request.major not in (None, toolkit.major) and not request.pointed_at:
-            why = f"the CUDA {toolkit.major} headers found via {toolkit.found_via} are not the CUDA {request.major} asked for"
-            return header_wheels_of(request.major, why, installed)
-        probe.check_toolkit(toolkit, request)
+            major, why = (
+                request.major,
+                f"the CUDA {toolkit.major} headers found via {toolkit.found_via} are not the CUDA {request.major} asked for",
+            )
+        else:
+            probe.check_toolkit(toolkit, request)
     except probe.MissingHeaders as err:
         if request.pointed_at:
-            raise _refuse(err) from None
-        major = request.major or (err.toolkit.major if err.toolkit else probe.environment_minor()[0])
-        return header_wheels_of(major, str(err), installed)
+            raise SystemExit(f"cuda-core: {err}") from None
+        major, why = request.major or (err.toolkit.major if err.toolkit else probe.environment_minor()[0]), str(err)
     except ProbeError as err:
-        raise _refuse(err) from None
-    pin = f"cuda-bindings=={toolkit.major}.{toolkit.minor}.*"
-    _log(f"CUDA {toolkit.major}.{toolkit.minor} headers via {toolkit.found_via}: requiring {pin}")
-    return [pin]
+        raise SystemExit(f"cuda-core: {err}") from None
+    if why:
+        minor = ".".join((installed or "").split(".")[:2])
+        minor = minor if minor in facts.cuda_minors(major) else facts.default_cell(major).cuda
+        _log(f"{why}; building against NVIDIA's CUDA {minor} header wheels (requirements/matrix.ini)")
+        return list(facts.requirements(facts.cuda_pins(minor)))
+    _log(
+        f"CUDA {toolkit.major}.{toolkit.minor} headers via {toolkit.found_via}: requiring cuda-bindings=={toolkit.major}.{toolkit.minor}.*"
+    )
+    return [f"cuda-bindings=={toolkit.major}.{toolkit.minor}.*"]
 
 
 def _requires(hook: Callable[[ConfigSettings], list[str]], settings: ConfigSettings) -> list[str]:
-    probe.drop_editable_finders()  # a reinstall must not rebuild the editable install it replaces
-    _version_or_refuse()
+    _start()
     settings, installed = for_install_target(settings, install_site_dirs())
     return [*hook(settings), *facts.tool_ranges(), *cuda_requirements(settings, installed)]
 
@@ -124,12 +116,14 @@ def get_requires_for_build_editable(config_settings: ConfigSettings = None) -> l
     return _requires(mesonpy.get_requires_for_build_editable, config_settings)
 
 
-def _version_or_refuse() -> None:
-    """The version, or the one line that says why there is none and how to give one, in pip's output."""
+def _start() -> None:
+    """What every hook does first: see the environment as installed (a reinstall must not rebuild the
+    editable install it replaces), and have a version, or refuse in one line that says how to give one."""
+    probe.drop_editable_finders()
     try:
         version.version()
     except version.VersionError as err:
-        raise _refuse(err) from None
+        raise SystemExit(f"cuda-core: {err}") from None
 
 
 def tool_path(module: str, script: str) -> str | None:
@@ -144,8 +138,8 @@ def tool_path(module: str, script: str) -> str | None:
 
 @contextlib.contextmanager
 def building(settings: dict[str, Any]) -> Iterator[Path]:
-    """The build directory (meson-python's default choice made here, so its record can be read after),
-    held under its lock, with meson and ninja pointed at by real path."""
+    """The build directory (meson-python's default choice made here, so that its record can be read
+    afterwards), under its lock, with meson and ninja named by real path."""
     saved = {name: os.environ.get(name) for name in ("MESON", "NINJA")}
     with contextlib.ExitStack() as stack:
         if "build-dir" not in settings and "builddir" not in settings:
@@ -153,14 +147,15 @@ def building(settings: dict[str, Any]) -> Iterator[Path]:
         build_dir = Path(settings.get("build-dir", settings.get("builddir", ""))).absolute()
         build_dir.mkdir(parents=True, exist_ok=True)
         stack.enter_context(editable.locked(build_dir, sys.stderr))
+        stack.callback(_restore, saved)
         for name, module in (("MESON", "mesonbuild"), ("NINJA", "ninja")):
             os.environ[name] = saved[name] or tool_path(module, name.lower()) or name.lower()
-        try:
-            yield build_dir
-        finally:
-            os.environ.update({name: value for name, value in saved.items() if value is not None})
-            for name in [name for name, value in saved.items() if value is None]:
-                del os.environ[name]
+        yield build_dir
+
+
+def _restore(saved: dict[str, str | None]) -> None:
+    for name, value in saved.items():
+        os.environ.pop(name, None) if value is None else os.environ.__setitem__(name, value)
 
 
 def metadata_for_major(metadata: str, major: int) -> str:
@@ -183,7 +178,7 @@ def _patch(path: Path, major: int, extra: Callable[[Wheel], dict[str, bytes]] = 
 
 
 def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) -> str:
-    _version_or_refuse()
+    _start()
     with building(dict(config_settings or {})):
         return mesonpy.build_sdist(sdist_directory, config_settings)
 
@@ -191,8 +186,7 @@ def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) ->
 def build_wheel(
     wheel_directory: str, config_settings: ConfigSettings = None, metadata_directory: str | None = None
 ) -> str:
-    probe.drop_editable_finders()
-    _version_or_refuse()
+    _start()
     settings = dict(for_install_target(config_settings, install_site_dirs())[0] or {})
     with building(settings) as build_dir:
         name = mesonpy.build_wheel(wheel_directory, settings, metadata_directory)
@@ -220,47 +214,34 @@ def editable_build_dir(config_settings: ConfigSettings) -> tuple[dict[str, Any],
 
 def refuse_isolated_editable() -> None:
     """An editable install rebuilds on import with the tools it was made with: not an isolated build's."""
-    paths = sysconfig.get_paths()
-    installed = [Path(p).resolve() for p in (paths["purelib"], paths["platlib"], site.getusersitepackages())]
-    tools = Path(mesonpy.__file__).resolve()
-    if not any(tools.is_relative_to(root) for root in installed):
+    if tools_outside([*install_site_dirs(), Path(site.getusersitepackages()).resolve()]):
         raise SystemExit(
             f"cuda-core: an editable install rebuilds on import with the build tools it was made with, but this "
-            f"build's tools are in a temporary isolated environment ({tools.parents[1]}) that is deleted after the "
-            f"install: make a venv that keeps them and install from it, in the repository root: python3 "
-            f"tools/dev/devenv.py cu13 && .venvs/cu13/bin/python -m pip install --no-build-isolation -e . "
-            f"(cu12 for CUDA 12)"
+            f"build's tools are in a temporary isolated environment ({Path(mesonpy.__file__).resolve().parents[1]}) "
+            f"that is deleted after the install: make a venv that keeps them and install from it, in the repository "
+            f"root: python3 tools/dev/devenv.py cu13 && .venvs/cu13/bin/python -m pip install --no-build-isolation "
+            f"-e . (cu12 for CUDA 12)"
         )
 
 
 def _editable_files(wheel: Wheel, build_dir: Path) -> dict[str, bytes]:
-    """The .pth starts our bootstrap, which loads editable.py from the source tree (or says it is gone);
-    a second .pth names the sources, where mypy finds the package's stubs (import hooks are not for it)."""
-    pth = next(n for n in wheel.contents if n.endswith("-editable.pth"))
-    gone = (
-        f"cuda.core is installed editable from {facts.REPO_ROOT}, which is gone: uninstall it "
-        f"(python -m pip uninstall cuda-core), or reinstall it from a checkout"
-    )
+    """The .pth runs our bootstrap, which loads editable.py from the source tree (or, where the tree is gone,
+    makes importing cuda.core say so); a second .pth names the sources, where mypy finds the stubs."""
+    gone = f"cuda.core is installed editable from {facts.REPO_ROOT}, which is gone: uninstall it, or reinstall it"
     bootstrap = (
-        f'"""Start the editable cuda.core built in {build_dir}."""\n'
-        "import importlib.util\nimport sys\n\n\n"
-        "class _SourceGone:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name == 'cuda.core' or name.startswith('cuda.core.'):\n"
-        f"            raise ImportError({gone!r})\n\n\n"
-        "def install():\n"
-        f"    spec = importlib.util.spec_from_file_location('_cuda_core_editable_install', {editable.__file__!r})\n"
-        "    module = importlib.util.module_from_spec(spec)\n"
-        "    try:\n"
-        "        spec.loader.exec_module(module)\n"
-        "    except OSError:\n"
-        "        sys.meta_path.insert(0, _SourceGone())\n"
-        "        return\n"
+        f'"""Start the editable cuda.core built in {build_dir}."""\nimport importlib.util\nimport sys\n\n\n'
+        "class _SourceGone:\n    def find_spec(self, name, path=None, target=None):\n"
+        f"        if name == 'cuda.core' or name.startswith('cuda.core.'):\n            raise ImportError({gone!r})\n\n\n"
+        f"def install():\n    spec = importlib.util.spec_from_file_location('_cuda_core_editable', {editable.__file__!r})\n"
+        "    module = importlib.util.module_from_spec(spec)\n    try:\n        spec.loader.exec_module(module)\n"
+        "    except OSError:\n        sys.meta_path.insert(0, _SourceGone())\n        return\n"
         f"    module.install({str(facts.REPO_ROOT)!r}, {str(build_dir)!r})\n"
     )
     return {
-        pth: f"import {BOOTSTRAP}; {BOOTSTRAP}.install()\n".encode(),
-        f"{BOOTSTRAP}.py": bootstrap.encode(),
+        next(
+            n for n in wheel.contents if n.endswith("-editable.pth")
+        ): b"import _cuda_core_bootstrap; _cuda_core_bootstrap.install()\n",
+        "_cuda_core_bootstrap.py": bootstrap.encode(),
         "cuda_core-editable-sources.pth": f"{facts.REPO_ROOT / 'cuda_core'}\n".encode(),
     }
 
@@ -268,13 +249,12 @@ def _editable_files(wheel: Wheel, build_dir: Path) -> dict[str, bytes]:
 def build_editable(
     wheel_directory: str, config_settings: ConfigSettings = None, metadata_directory: str | None = None
 ) -> str:
-    probe.drop_editable_finders()
+    _start()
     refuse_isolated_editable()
-    _version_or_refuse()
     try:
         settings, major = editable_build_dir(config_settings)
     except ProbeError as err:
-        raise _refuse(err) from None
+        raise SystemExit(f"cuda-core: {err}") from None
     _log(f"editable build for CUDA {major} in {settings['build-dir']}")
     with building(settings) as build_dir:
         name = mesonpy.build_editable(wheel_directory, settings, metadata_directory)
