@@ -30,7 +30,6 @@ def nothing_found(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     for variable in ("CUDA_PATH", "CUDA_HOME"):
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.setattr(cuda_probe, "wheel_headers", lambda: None)
-    monkeypatch.setattr(cuda_probe, "conda_headers", lambda: None)
     monkeypatch.setattr(cuda_probe, "DEFAULT_TOOLKIT", tmp_path / "no-cuda")
     return tmp_path / "no-cuda"
 

@@ -306,7 +306,6 @@ def test_no_headers_anywhere_names_every_way_to_fix_it(
     """No CUDA_PATH/CUDA_HOME, no wheels, no default toolkit: MissingHeaders naming all the fixes."""
     monkeypatch.setattr(probe_library, "DEFAULT_TOOLKIT", tmp_path / "no-usr-local-cuda")
     monkeypatch.setattr(probe_library, "wheel_headers", lambda: None)
-    monkeypatch.setattr(probe_library, "conda_headers", lambda: None)
     with pytest.raises(probe_library.MissingHeaders) as raised:
         probe_library.find_toolkit(Request("", environ={}, path_option="--cuda-path"))
     message = str(raised.value)

@@ -1,20 +1,12 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""An editable cuda.core: meson-python's finder, made to share ``cuda`` and to rebuild safely.
-
-The editable wheel's bootstrap (written by the backend) loads this file from the source tree once
-per process and calls :func:`install`, which adds to meson-python's finder:
-
-- the namespace ``cuda`` shared: meson-python's holds only this project's files (meson-python#775);
-  ours adds the other portions on sys.path, or yields to a regular package (cuda-bindings 12.8's);
-- rebuilds under the build directory's lock (processes importing at once take turns), ninja's
-  progress on stderr when there is work, silence otherwise; an input whose stat moved though its
-  mtime did not makes ninja's content check run;
-- failures that are cuda.core's alone: a failed rebuild, a build directory gone, never set up to
-  the end, or read-only and out of date raise one ImportError for cuda.core; ``cuda.*`` imports.
-
-Standard library only. The backend's builds hold the same lock.
-"""
+"""An editable cuda.core: meson-python's finder, made to share ``cuda`` and to rebuild safely. The editable
+wheel's bootstrap loads this file from the source tree and calls :func:`install`, which adds: the namespace
+``cuda`` shared (meson-python's holds only this project's files, meson-python#775; a regular package, as
+cuda-bindings 12.8's, stays ``cuda``); rebuilds under the build directory's lock, with ninja's progress when
+there is work, silence otherwise, after a stat check of the recorded inputs; failures that are cuda.core's
+alone (a failed rebuild, a build directory gone, unfinished, or read-only and out of date), each one
+ImportError. Standard library only; the backend's builds hold the same lock."""
 
 from __future__ import annotations
 
@@ -57,8 +49,7 @@ def _record() -> ModuleType:
 
 @contextlib.contextmanager
 def locked(build_dir: Path, waiting: TextIO | None = None) -> Iterator[bool]:
-    """Hold the build directory's lock (say on ``waiting`` when another process has it); yields False,
-    holding nothing, where the directory is read-only."""
+    """Hold the build directory's lock (saying so when another process has it); False: read-only."""
     try:
         lock = open(Path(build_dir) / LOCK, "a")
     except OSError as err:
@@ -77,16 +68,15 @@ def locked(build_dir: Path, waiting: TextIO | None = None) -> Iterator[bool]:
 
 
 def rebuild(build_dir: Path, ninja: str, progress: TextIO, what: str, env: dict[str, str] | None = None) -> None:
-    """Bring ``build_dir`` up to date under its lock: silent when there is nothing to do, else one line
-    saying so, then ninja's progress. Raises CalledProcessError (with ninja's output) when it fails, and
-    OSError when the directory is read-only and out of date."""
+    """Bring ``build_dir`` up to date under its lock, saying so only when there is work. Raises
+    CalledProcessError when ninja fails, OSError when the directory is read-only and out of date."""
     with locked(build_dir, progress) as writable:
         if not writable:
             dry = subprocess.run([ninja, "-n"], cwd=build_dir, env=env, capture_output=True, text=True)
             if NO_WORK not in dry.stdout:
                 raise OSError(errno.EROFS, f"{build_dir} is read-only and out of date")
             return
-        if _record().stats_changed(build_dir):
+        if _record().stats_changed(build_dir):  # a content changed with its mtime kept: ninja checks
             (Path(build_dir) / "cuda-config" / "recheck").touch()
         start, lines = time.monotonic(), []
         pipe = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True, "errors": "replace"}
@@ -107,8 +97,7 @@ def rebuild(build_dir: Path, ninja: str, progress: TextIO, what: str, env: dict[
 
 
 class SharedNamespaceFinder(importlib.abc.MetaPathFinder):
-    """Merges the editable finder's namespace ``cuda`` with the other portions, and keeps a failed
-    rebuild away from every ``cuda.*`` package but cuda.core."""
+    """The namespace ``cuda`` shared; a failed rebuild kept from every ``cuda.*`` package but cuda.core."""
 
     def __init__(self, editable_finder: importlib.abc.MetaPathFinder) -> None:
         self._editable = editable_finder
@@ -165,7 +154,7 @@ def unusable(build_dir: Path) -> str:
 
 
 def reinstall_hint(source_dir: Path) -> str:
-    """The command that reinstalls, with the installer that made this install (its INSTALLER file)."""
+    """The reinstall command, with the installer that made this install (its INSTALLER file)."""
     try:
         installer = (importlib.metadata.distribution("cuda-core").read_text("INSTALLER") or "pip").strip()
     except importlib.metadata.PackageNotFoundError:
@@ -175,8 +164,7 @@ def reinstall_hint(source_dir: Path) -> str:
 
 
 def locked_rebuild(finder: Any, build_dir: Path, source_dir: Path) -> Any:
-    """What meson-python's finder does on its first lookup (build, then read the install plan), under the
-    lock and with visible progress; a failure is raised again, without rebuilding, on later lookups."""
+    """meson-python's first lookup (build, read the install plan), under the lock; a failure stays."""
     loader, failures = sys.modules[LOADER_MODULE], []
 
     @functools.lru_cache(maxsize=1)

@@ -2,13 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """Find the CUDA headers, cuda-bindings and Cython, and derive the CUDA major: the only place that does.
 
-The headers come from, in this order: the toolkit pointed at (``-Dcuda-path``, else ``CUDA_PATH``, else
-``CUDA_HOME``: ``os.pathsep`` lists of roots), NVIDIA's header wheels on sys.path, a conda environment
-(cuda.pathfinder), ``/usr/local/cuda``. The major is cuda.h's ``CUDA_VERSION``. cuda-bindings must be of
-that major and generated for a minor no newer than the headers' (its .pxd files name what older headers
-lack). Every failure is a ProbeError, one line naming the cause and a fix in terms of the packages of the
-major this environment is on.
-"""
+The headers come from the toolkit pointed at (``-Dcuda-path``, else ``CUDA_PATH``, else ``CUDA_HOME``:
+``os.pathsep`` lists of roots), else NVIDIA's header wheels on sys.path, else ``/usr/local/cuda``. The major
+is cuda.h's ``CUDA_VERSION``; cuda-bindings must be of it and generated for a minor no newer than the headers'.
+A failure is a ProbeError: one line, the cause and a fix in the packages of the environment's own major."""
 
 from __future__ import annotations
 
@@ -34,7 +31,7 @@ DEV_VENVS = facts.REPO_ROOT / ".venvs"  # tools/dev/devenv.py's venvs, one per c
 
 
 class MissingHeaders(ProbeError):
-    """No usable headers where the search ended: the backend may require the header wheels instead."""
+    """No usable headers: the backend may require the header wheels instead."""
 
     def __init__(self, message: str, toolkit: Toolkit | None = None) -> None:
         super().__init__(message)
@@ -54,8 +51,6 @@ class Toolkit:
 
 @dataclass
 class Package:
-    """An installed distribution: its version, the directory holding its package, its .dist-info."""
-
     version: str
     root: str
     dist_info: str
@@ -69,8 +64,7 @@ LITERAL = re.compile(r"^\(?\s*(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*\s*\
 
 
 def read_cuda_version(cuda_h: Path) -> int:
-    """CUDA_VERSION as the preprocessor reads cuda.h: comments, ``#if 0`` branches, ``#undef`` and C integer
-    literals (octal, hex) mean what they mean to g++."""
+    """CUDA_VERSION as the preprocessor reads it: comments, ``#if 0``, ``#undef``, octal and hex as for g++."""
     text = re.sub(
         r"/\*.*?\*/|//[^\n]*", lambda m: "\n" * m.group(0).count("\n"), cuda_h.read_text(errors="replace"), flags=re.S
     )
@@ -93,8 +87,7 @@ def read_cuda_version(cuda_h: Path) -> int:
 
 
 def select_headers(candidates: list[Path], source: str) -> Toolkit:
-    """One toolkit's headers out of ``candidates``: each required one from the first directory that has it,
-    directories giving none left out. A list that mixes toolkits is refused."""
+    """One toolkit's headers: each required one from the first of ``candidates`` that has it; no mixing."""
     found = {h: next((d for d in candidates if (d / h).is_file()), None) for h in facts.REQUIRED_HEADERS}
     if found["cuda.h"] is None:
         raise ProbeError(f"no cuda.h in {source}: point it at a CUDA toolkit")
@@ -116,8 +109,8 @@ def select_headers(candidates: list[Path], source: str) -> Toolkit:
 
 
 def pointed_at(request: Request) -> Toolkit:
-    """The toolkit the user points at: ``os.pathsep`` separated roots (relative ones from where the user
-    stands), each giving ROOT/include, or ROOT itself where it holds cuda.h."""
+    """The toolkit pointed at: roots (relative ones from where the user stands), each giving ROOT/include,
+    or ROOT itself where it holds cuda.h."""
     source, value = request.pointed_at or ("", "")
     roots = [Path(request.where) / Path(p.strip()).expanduser() for p in value.split(os.pathsep) if p.strip()]
     if os.pathsep in value and Path(value.strip()).expanduser().is_dir() and not all(r.is_dir() for r in roots):
@@ -139,8 +132,8 @@ def pointed_at(request: Request) -> Toolkit:
 
 
 def wheel_headers() -> Toolkit | None:
-    """NVIDIA's header wheels on sys.path (site-packages, pip's isolated build environments, --target
-    directories): those of the major of the cuda-bindings installed here, where both majors' are."""
+    """NVIDIA's header wheels on sys.path (where pip's isolated builds and --target put them too); of the
+    installed cuda-bindings' major where both majors' are."""
     entries = [Path(e).absolute() for e in filter(None, sys.path)]
     for _, layout in sorted(WHEEL_LAYOUTS.items(), key=lambda item: item[0] != environment_minor()[0]):
         found = {h: next((e / d for e in entries if (e / d / h).is_file()), None) for h, d in layout.items()}
@@ -149,22 +142,11 @@ def wheel_headers() -> Toolkit | None:
     return None
 
 
-def conda_headers() -> Toolkit | None:
-    """A conda environment's CUDA headers, where cuda.pathfinder, NVIDIA's locator, finds them."""
-    try:
-        from cuda.pathfinder import locate_nvidia_header_directory
-    except ImportError:
-        return None
-    located = [locate_nvidia_header_directory(name) for name in ("cudart", "nvrtc")]
-    dirs = [Path(found.abs_path) for found in located if found is not None and found.found_via == "conda"]
-    return select_headers(list(dict.fromkeys(dirs)), "conda (cuda.pathfinder)") if dirs else None
-
-
 def find_toolkit(request: Request) -> Toolkit:
     """The headers, in the documented order."""
     if request.pointed_at:
         return pointed_at(request)
-    found = wheel_headers() or conda_headers()
+    found = wheel_headers()
     if found is None and (DEFAULT_TOOLKIT / "include" / "cuda.h").is_file():
         found = select_headers([DEFAULT_TOOLKIT / "include"], str(DEFAULT_TOOLKIT))
     if found is None:
@@ -207,8 +189,7 @@ def check_toolkit(toolkit: Toolkit, request: Request) -> None:
 
 
 def distribution(name: str, root: str = "") -> Package | None:
-    """An installed distribution (in the directory ``root`` if given), by its metadata, never an import:
-    importing cuda.* through an editable cuda.core would rebuild it."""
+    """An installed distribution (in ``root`` if given), by its metadata: an import could rebuild an editable."""
     dist = next(iter(importlib.metadata.distributions(name=name, **({"path": [root]} if root else {}))), None)
     metadata = next((f for f in (dist.files or ()) if f.name == "METADATA"), None) if dist else None
     if dist is None or metadata is None:
@@ -218,8 +199,7 @@ def distribution(name: str, root: str = "") -> Package | None:
 
 
 def environment_minor(otherwise: tuple[int, int | None] | None = None) -> tuple[int, int | None]:
-    """The major and minor of the cuda-bindings installed here; ``otherwise`` (else the newest major)
-    where there is none."""
+    """The installed cuda-bindings' major and minor; else ``otherwise``, else the newest major."""
     bindings = distribution("cuda-bindings")
     if bindings and bindings.major in facts.supported_majors():
         return bindings.major, bindings.minor

@@ -1,11 +1,9 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The record of a build directory's environment, ``BUILDDIR/cuda-config/environment.json``, and its one
-reader: what the user asked for, the toolkit found (the pin of the directory), and every input read from
-outside the sources (headers, cuda-bindings, Cython, the compiler, Python, ninja), each by real path and
-sha256. It changes only with a content. ``stats.json`` beside it holds each input's stat and the links on
-the way, so a check hashes only what moved. Standard library only: the editable loader loads this file.
-"""
+"""A build directory's record of its environment, ``cuda-config/environment.json``, and its one reader: what
+was asked, the toolkit found (the directory's pin), and each input read from outside the sources, by real path
+and sha256; it changes only with a content. ``stats.json`` beside it holds each input's stat and the links on
+the way, so a check hashes only what moved. Standard library only: the editable loader loads this file."""
 
 from __future__ import annotations
 
@@ -46,32 +44,23 @@ class Record:
     compat: dict[str, str]  # each _compat file -> its variant for these headers and bindings
     inputs: dict[str, dict[str, list[str]]]  # role -> name -> [real path, sha256]
 
-    @property
-    def major(self) -> int:
-        return self.cuda_version // 1000
-
-    @property
-    def minor(self) -> int:
-        return self.cuda_version % 1000 // 10
+    major = property(lambda self: self.cuda_version // 1000)
+    minor = property(lambda self: self.cuda_version % 1000 // 10)
 
     def path(self, role: str, name: str) -> str:
         return self.inputs[role][name][0]
 
     def digest(self, *roles: str, names: tuple[str, ...] = ()) -> str:
-        """sha256 over the contents of ``roles`` (of the inputs ``names`` alone, where given)."""
-        lines = [f"{r}\0{n}\0{sha}\n" for r in roles for n, (_, sha) in sorted(self.inputs.get(r, {}).items())]
+        """sha256 over the contents of ``roles`` (their inputs ``names`` alone, where given)."""
+        items = [(r, n, sha) for r in roles for n, (_, sha) in sorted(self.inputs.get(r, {}).items())]
         return hashlib.sha256(
-            "".join(ln for ln in lines if not names or ln.split("\0")[1] in names).encode()
+            "".join(f"{r}\0{n}\0{h}\n" for r, n, h in items if n in names or not names).encode()
         ).hexdigest()
 
     def facts(self) -> dict[str, object]:
-        """What a build was made for, and no path: the build info holds exactly this."""
-        return {
-            "cuda_major": self.major,
-            "cuda_version": self.cuda_version,
-            "cuda_bindings_version": self.bindings_version,
-            "cython_version": self.cython_version,
-        }
+        """What a build was made for, no path: the build info holds exactly this."""
+        versions = (self.major, self.cuda_version, self.bindings_version, self.cython_version)
+        return dict(zip(("cuda_major", "cuda_version", "cuda_bindings_version", "cython_version"), versions))
 
     def summary(self) -> str:
         """One line for Meson's log: the CUDA version, which directory gave which header, the bindings."""
@@ -90,11 +79,10 @@ def read(build_dir: Path) -> Record:
     try:
         return Record(**json.loads(path.read_text()))
     except FileNotFoundError:
-        raise RecordError(
-            f"{path} is missing: set the build directory up (meson setup --reconfigure BUILDDIR)"
-        ) from None
+        fix = "is missing: set the build directory up (meson setup --reconfigure BUILDDIR)"
     except (ValueError, TypeError) as err:
-        raise RecordError(f"{path} is damaged ({err}): set it up again with `meson setup --wipe BUILDDIR`") from None
+        fix = f"is damaged ({err}): set it up again with `meson setup --wipe BUILDDIR`"
+    raise RecordError(f"{path} {fix}")
 
 
 def write(build_dir: Path, record: Record) -> bool:
@@ -102,7 +90,7 @@ def write(build_dir: Path, record: Record) -> bool:
 
 
 def changes(old: Record | None, new: Record) -> list[str]:
-    """What differs between two records: versions, then each role's inputs, then the variants."""
+    """What differs between two records: versions, each role's inputs, the variants."""
     if old is None:
         return []
     versions = (("cuda_version", "CUDA_VERSION"), ("bindings_version", "cuda-bindings"), ("cython_version", "Cython"))
@@ -131,7 +119,7 @@ def fingerprint(path: str) -> list[int] | None:
 
 
 def read_stats(build_dir: Path) -> dict[str, dict]:
-    """``{"files": {real path: [fingerprint..., sha256]}, "links": {link: target}}``, or empty ones."""
+    """``{"files": {real path: [*fingerprint, sha256]}, "links": {link: target}}``, empty if none."""
     try:
         return json.loads((Path(build_dir) / CONFIG / STATS).read_text())
     except (OSError, ValueError):
@@ -139,8 +127,8 @@ def read_stats(build_dir: Path) -> dict[str, dict]:
 
 
 def stats_changed(build_dir: Path) -> bool:
-    """Whether an input or a link on the way moved since the last check (a change of content that kept
-    the mtime still changes the ctime or the inode)."""
+    """Whether an input or a link on the way moved since the last check: an edit that kept the mtime still
+    changes the ctime or the inode."""
     stats = read_stats(build_dir)
     files, links = stats["files"].items(), stats["links"].items()
     return any(fingerprint(p) != s[:5] for p, s in files) or any(readlink(ln) != t for ln, t in links)

@@ -2,20 +2,14 @@
 # SPDX-License-Identifier: Apache-2.0
 """The build's steps, as Meson runs them: ``python tools/cuda_core_build/steps.py STEP [OPTIONS]``.
 
-- ``configure`` (meson setup): probe, or take the toolkit the build directory's record pins (a
-  regeneration from another shell never switches toolkits); record the environment; print the
-  summary, the files ``check`` writes, and what changed.
-- ``check``, the build's first step (ninja runs it when an input, its directory, a link on the way
-  or a source moved): derive the environment again, hashing only what moved, and lay it out in
-  ``cuda-config/``: copies of the headers, of the .pxd files of cuda-bindings and Cython, the
-  ``_compat`` variants, and stamps, each written only when its content changed. So identical
-  inputs rebuild nothing whatever their mtimes, a changed header or variant rebuilds exactly what
-  reads it, and one line says what changed. cuda-bindings and Cython feed the stamp every Cython
-  step depends on; the compiler and Python feed ``toolchain.h``, which every compile includes.
-- ``build_info`` writes ``cuda/core/_build_info.py``; ``explanations`` the explanation of each
-  CUDA error code, from the headers' comments.
-
-A failure is one line on stderr (Meson shows it as the error), exit status 1.
+``configure`` probes (or takes the toolkit the build directory's record pins, so a regeneration from another
+shell never switches toolkits) and records the environment. ``check``, the build's first step, derives it
+again (hashing only what moved) and lays it out in ``cuda-config/``: copies of the headers and of the .pxd
+files of cuda-bindings and Cython, the ``_compat`` variants, stamps, each written only when its content
+changed, so identical inputs rebuild nothing and a changed header or variant rebuilds exactly its readers.
+cuda-bindings and Cython feed the stamp every Cython step depends on; the compiler and Python feed
+``toolchain.h``, which every compile includes. ``build_info`` and ``explanations`` write what cuda.core
+reads of the build. A failure is one line on stderr (Meson shows it as the error).
 """
 
 from __future__ import annotations
@@ -51,8 +45,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def compat_choices(toolkit: probe.Toolkit, bindings: probe.Package) -> dict[str, str]:
-    """The ``_compat`` variant of each file: workqueue resources and structured SM splits need 13.1+
-    headers and bindings; three device attributes need cuda-bindings 12.9+."""
+    """Each _compat file's variant: 13.1+ resources need 13.1+ headers and bindings, 12.9 attributes 12.9+ bindings."""
     minor = (bindings.major, bindings.minor)
     return {
         "driver_compat.pxi": f"cu{toolkit.major}",
@@ -63,9 +56,8 @@ def compat_choices(toolkit: probe.Toolkit, bindings: probe.Package) -> dict[str,
 
 
 def header_closure(compiler: list[str], toolkit: probe.Toolkit) -> dict[str, str]:
-    """Include name -> file as looked up, for each toolkit header the build reads: the preprocessor's own
-    list for the compiled headers, and those read as text. Compared by real path: g++ names a header by
-    its shortest spelling."""
+    """Include name -> file, for each toolkit header the build reads (the preprocessor's list, matched by
+    real path: g++ names a header by its shortest spelling), and those read as text."""
     command = [*compiler, "-std=c++17", "-M", "-x", "c++", *(f"-isystem{d}" for d in toolkit.include_dirs), "-"]
     source = "".join(f"#include <{header}>\n" for header in facts.COMPILED_HEADERS)
     try:
@@ -99,7 +91,7 @@ def compiler_files(compiler: list[str]) -> dict[str, str]:
 
 
 def package_files(package: probe.Package, top: str, *extras: str) -> dict[str, str]:
-    """Name -> path of a distribution's .pxd and .pxi files under ``top``, ``extras``, METADATA and RECORD."""
+    """A distribution's .pxd and .pxi files under ``top``, ``extras``, METADATA and RECORD, by name."""
     root = Path(package.root)
     found = {p.relative_to(root).as_posix(): str(p) for p in (root / top).rglob("*.px[di]")}
     found |= {extra: str(root / extra) for extra in extras if (root / extra).is_file()}
@@ -107,8 +99,7 @@ def package_files(package: probe.Package, top: str, *extras: str) -> dict[str, s
 
 
 def sha256_of(path: str) -> str:
-    """sha256 of a file; of a RECORD, of its lines for the package's own files (a console script's line
-    names the venv it was installed into)."""
+    """sha256 of a file; of a RECORD, of its package's own lines (a console script's names its venv)."""
     if Path(path).name == "RECORD":
         lines = Path(path).read_text(errors="replace").splitlines()
         own = [ln for ln in lines if ln and not ln.startswith("../") and "__pycache__" not in ln]
@@ -152,7 +143,7 @@ def check_directory_name(build_dir: Path, toolkit: probe.Toolkit, request: Reque
 def derive(
     build_dir: Path, request: Request, compiler: list[str], pin: record.Record | None, keep_ninja: bool = False
 ) -> tuple[record.Record, dict]:
-    """The environment of ``build_dir`` (its pinned toolkit, read again, if any), with each input's stat."""
+    """The environment of ``build_dir`` (the pinned toolkit, read again), and each input's stat."""
     if pin and not (Path(pin.sources["cuda.h"]) / "cuda.h").is_file():
         raise ProbeError(
             f"the CUDA headers pinned for this build directory are gone ({pin.sources['cuda.h']}/cuda.h): restore "
@@ -253,9 +244,8 @@ def check(args: argparse.Namespace) -> None:
     extra = tuple(name for name in found.inputs["header"] if name not in facts.REQUIRED_HEADERS)
     toolchain = found.digest("compiler", "python") + (found.digest("header", names=extra) if extra else "")
     record.write_if_changed(config / "toolchain.h", f"/* cuda-core: compiler, Python and headers: {toolchain} */\n")
-    # Ninja runs this again when an input, its directory or the directory of a link on the way moves, when
-    # an editable import says a stat moved, and when a source does: an edit that compiles anything first
-    # finds the compiler PATH names now.
+    # Ninja runs this again when an input, its directory, the directory of a link on the way, the recheck
+    # file or a source moves: an edit that compiles anything first finds the compiler PATH names now.
     stats = record.read_stats(args.build_dir)
     watched = {str(config / RECHECK), *map(str, package_sources()), *(os.path.dirname(link) for link in stats["links"])}
     watched |= {path for real in stats["files"] for path in (real, os.path.dirname(real))}
@@ -306,8 +296,8 @@ MEMBER = re.compile(r"/\*\*(?P<doc>(?:(?!\*/).)*)\*/\s*(?P<name>\w+)\s*=\s*(?P<v
 
 
 def explanations(args: argparse.Namespace) -> None:
-    """code -> explanation of each documented CUresult (cuda.h) and cudaError_t (driver_types.h), in plain
-    text: CUDAError's fallback where cuda-bindings' enum members carry no docs (13.0, 13.1, 12.x < 12.9.6)."""
+    """Each documented CUresult's and cudaError_t's explanation, in plain text: CUDAError's fallback where
+    cuda-bindings' enum members carry no docs (13.0, 13.1, 12.x before 12.9.6)."""
     for (name, start), out in zip(ENUMS.items(), (args.driver_out, args.runtime_out)):
         text = Path(args.include, name).read_text(encoding="utf-8", errors="replace")
         table: dict[int, str] = {}
