@@ -59,7 +59,7 @@ def release_from_workers(workers: int, each: int, fill_first: bool) -> list[str]
         if fill_first:
             fill_pending_calls()
         while held:
-            release(held.pop())
+            release(held)
 
     started = [threading.Thread(target=work, name=f"worker-{n}") for n in range(workers)]
     for worker in started:
@@ -92,18 +92,27 @@ def test_many_workers_racing_a_full_queue_strand_nothing() -> None:
     assert len(threads) == 200 and set(threads) == {"MainThread"}
 
 
-def test_a_forked_child_gets_its_own_retry_thread() -> None:
-    """The retry thread does not survive fork(): a child whose first drain finds the queue full
-    starts its own, and its main thread (the forking one) drains."""
+def test_a_forked_child_gets_its_own_release_queue() -> None:
+    """fork() copies the queue's lock and condition variable with the parent's retry thread
+    waiting on them, a thread the child lacks: the child takes a queue of its own, so each of
+    its rounds (a full pending-call queue, then a wake of its own retry thread) drains on its
+    main thread. Before, a child's notify could hang or wake the parent's absent thread."""
     import os
+    import signal
 
-    release_from_workers(1, 1, fill_first=True)  # the parent's retry thread runs
+    release_from_workers(1, 1, fill_first=True)  # the parent's retry thread now waits
     pid = os.fork()
     if pid == 0:  # the child: report through the exit status only, never return into pytest
         ok = False
         try:
-            ok = release_from_workers(1, 2, fill_first=True) == ["MainThread"] * 2
+            ok = all(release_from_workers(1, 2, fill_first=True) == ["MainThread"] * 2 for _ in range(5))
         finally:
             os._exit(0 if ok else 3)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
+    deadline = time.monotonic() + 60
+    while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if done[0] == 0:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    assert done[0] == pid, "the forked child hung releasing (killed after 60 s)"
+    assert os.waitstatus_to_exitcode(done[1]) == 0

@@ -392,6 +392,19 @@ cdef extern from *:
         cuda_core_releases->wake.notify_all();
     }
 
+    /* In the child after fork(): the parent's lock and condition variable may be held or
+       waited on by threads the child does not have (a notify could then wait on, or wake,
+       the parent's retry thread). A fresh queue takes over what was queued; the old one
+       is left. */
+    static void cuda_core_graph_after_fork_in_child(void) {
+        cuda_core_release_queue* fresh = new cuda_core_release_queue();
+        fresh->released.swap(cuda_core_releases->released);
+        fresh->stopping = cuda_core_releases->stopping;
+        cuda_core_releases = fresh;
+        std::lock_guard<std::mutex> guard(fresh->lock);
+        if (!fresh->released.empty() && !fresh->stopping) cuda_core_graph_schedule_locked();
+    }
+
     static unsigned long cuda_core_graph_release_retries(void) {
         std::lock_guard<std::mutex> guard(cuda_core_releases->lock);
         return cuda_core_releases->retries;
@@ -405,6 +418,7 @@ cdef extern from *:
     void cuda_core_graph_drop_queued(bint ends_schedule) noexcept
     void cuda_core_graph_release(void* object) noexcept nogil
     void cuda_core_graph_stop_releases() noexcept nogil
+    void cuda_core_graph_after_fork_in_child() noexcept nogil
     unsigned long cuda_core_graph_release_retries() noexcept nogil
     size_t cuda_core_graph_queued() noexcept nogil
 
@@ -465,8 +479,10 @@ cdef unsigned long _main_thread = threading.main_thread().ident
 
 
 def _after_fork_in_child() -> None:
-    """A fork from another thread makes that thread the child's main thread."""
+    """A fork from another thread makes that thread the child's main thread; the child gets a
+    release queue of its own."""
     global _main_thread
+    cuda_core_graph_after_fork_in_child()
     _main_thread = threading.main_thread().ident
 
 
@@ -500,12 +516,17 @@ cdef object pass_to_main_thread(object references):
     return None
 
 
-def _release_from_this_thread_for_testing(obj) -> None:
-    """Queue a reference to ``obj`` as the driver's user-object destructor does, from the
-    calling thread and without the GIL (for tests of the release queue without a GPU)."""
-    Py_INCREF(obj)
+def _release_from_this_thread_for_testing(list held) -> None:
+    """Queue the last item of ``held`` as the driver's user-object destructor does: from the
+    calling thread, without the GIL, and with the queue's reference the only one (the caller
+    keeps none, so the item is finalized wherever the queue lets go of it). For tests of the
+    release queue without a GPU."""
+    item = held.pop()
+    cdef void* reference = <void*>item
+    Py_INCREF(item)  # the queue's reference; the local one goes before the release
+    item = None
     with nogil:
-        cuda_core_graph_release(<void*>obj)
+        cuda_core_graph_release(reference)
 
 
 def _release_queue_state() -> tuple:
