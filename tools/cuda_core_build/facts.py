@@ -56,9 +56,8 @@ def suite_cells() -> tuple[str, ...]:
 
 def cuda_minors(major: int | None = None) -> tuple[str, ...]:
     """The CUDA minors of the matrix ('13.0', ...), of one major if given, ascending."""
-    minors = [s[5:] for s in matrix().sections() if s.startswith("cuda-")]
-    chosen = [m for m in minors if major is None or int(m.split(".")[0]) == major]
-    return tuple(sorted(chosen, key=lambda m: tuple(map(int, m.split(".")))))
+    minors = [s[5:] for s in matrix().sections() if s.startswith("cuda-") and major in (None, int(s[5:].split(".")[0]))]
+    return tuple(sorted(minors, key=lambda m: tuple(map(int, m.split(".")))))
 
 
 @cache
