@@ -1,12 +1,8 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""An editable cuda.core: meson-python's finder, made to share ``cuda`` and to rebuild safely. The editable wheel's
-bootstrap loads this file from the source tree and calls :func:`install`, which adds: the namespace ``cuda`` shared
-(meson-python's holds only this project's files, meson-python#775; a regular package, as cuda-bindings 12.8's,
-stays ``cuda``); rebuilds under the build directory's lock, with ninja's progress when there is work, silence
-otherwise, after a stat check of the recorded inputs; failures that are cuda.core's alone (a failed rebuild, a build
-directory gone, unfinished, or read-only and out of date), each one ImportError. Standard library only; the
-backend's builds hold the same lock."""
+"""An editable cuda.core: meson-python's finder, made to share the namespace ``cuda`` (meson-python#775) and to
+rebuild under the build directory's lock, which the backend's builds hold too. The editable wheel's bootstrap loads
+this file from the source tree and calls :func:`install`. Standard library only."""
 
 from __future__ import annotations
 
@@ -93,11 +89,12 @@ def rebuild(build_dir: Path, ninja: str, progress: TextIO, env: dict[str, str] |
 
 
 class SharedNamespaceFinder(importlib.abc.MetaPathFinder):
-    """The namespace ``cuda`` shared; a failed rebuild kept from every ``cuda.*`` package but cuda.core."""
+    """The namespace ``cuda`` shared; a failure (a failed rebuild, a build directory that cannot serve) kept from
+    every ``cuda.*`` package but cuda.core. Without meson-python's finder it only keeps the failure."""
 
-    def __init__(self, editable_finder: importlib.abc.MetaPathFinder) -> None:
-        self._editable = editable_finder
-        self.failure: ImportError | None = None
+    def __init__(self, finder: importlib.abc.MetaPathFinder | None, failure: ImportError | None = None) -> None:
+        self._editable = finder
+        self.failure = failure
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
@@ -109,7 +106,7 @@ class SharedNamespaceFinder(importlib.abc.MetaPathFinder):
                 raise self.failure
             return importlib.machinery.PathFinder.find_spec(fullname, path, target)
         try:
-            spec = self._editable.find_spec(fullname, path, target)
+            spec = self._editable.find_spec(fullname, path, target) if self._editable else None
         except ImportError as err:
             if fullname != "cuda":
                 raise
@@ -125,25 +122,11 @@ class SharedNamespaceFinder(importlib.abc.MetaPathFinder):
         return spec
 
 
-class MissingBuildFinder(importlib.abc.MetaPathFinder):
-    """cuda.core's one ImportError where its build directory cannot serve; nothing else is touched."""
-
-    def __init__(self, message: str) -> None:
-        self.message = message
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> None:
-        if fullname == PACKAGE or fullname.startswith(PACKAGE + "."):
-            raise ImportError(self.message, name=fullname)
-
-
 def missing_build(build_dir: Path, source_dir: Path) -> str | None:
     """Why ``build_dir`` cannot serve cuda.core (gone, or its Meson setup unfinished), and the fix; None if it can."""
-    if not (build_dir / "build.ninja").is_file():
-        why = "is gone"
-    elif not (build_dir / INSTALL_PLAN).is_file():
-        why = f"holds no finished Meson setup (no {INSTALL_PLAN})"
-    else:
+    if (build_dir / "build.ninja").is_file() and (build_dir / INSTALL_PLAN).is_file():
         return None
+    why = f"holds no finished Meson setup (no {INSTALL_PLAN})" if (build_dir / "build.ninja").is_file() else "is gone"
     return f"{UNUSABLE.format(build_dir)} {why}: reinstall it with: {reinstall_hint(source_dir)}"
 
 
@@ -187,10 +170,10 @@ def locked_rebuild(build_dir: Path, source_dir: Path) -> Any:
 
 def install(source_dir: str, build_dir: str) -> None:
     """Start meson-python's finder with these additions, once per process (a .pth can run twice)."""
-    if any(type(f).__name__ in ("SharedNamespaceFinder", "MissingBuildFinder") for f in sys.meta_path):
+    if any(type(f).__name__ == "SharedNamespaceFinder" for f in sys.meta_path):
         return
     if message := missing_build(Path(build_dir), Path(source_dir)):
-        sys.meta_path.insert(0, MissingBuildFinder(message))
+        sys.meta_path.insert(0, SharedNamespaceFinder(None, ImportError(message, name=PACKAGE)))
         return
     importlib.import_module(LOADER_MODULE).init()
     for index, finder in enumerate(sys.meta_path):
