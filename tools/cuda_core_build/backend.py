@@ -1,13 +1,9 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The PEP 517 backend of cuda-core: mesonpy, for builds against one CUDA major, plus: requirements (the build
-tools as ranges, the floor up, below each next major; the cuda-bindings of the headers found; with no usable
-headers NVIDIA's header wheels, so no toolkit is needed); an isolated build (pip's) with no -Dcuda-major and no
-toolkit pointed at is for the major of the cuda-bindings where the package goes, so pip keeps them; meson and
-ninja by real path, every build under its build directory's lock (editable.py); METADATA requiring the record's
-cuda-bindings major, and its extra; editable installs in a build directory per environment, refused when
-isolated (its tools are deleted, but imports rebuild), started by a bootstrap that loads editable.py from the
-source tree, with a .pth naming the sources for mypy; a missing version as one line in pip's own output."""
+"""The PEP 517 backend of cuda-core: mesonpy, plus the build's requirements (the tools as ranges, the
+cuda-bindings of the headers found, else NVIDIA's header wheels), the major of the target's cuda-bindings for an
+isolated build, builds under their directory's lock with meson and ninja by real path, METADATA for the record's
+major, and editable installs in a build directory per environment (README's "Building" says what each means)."""
 
 from __future__ import annotations
 

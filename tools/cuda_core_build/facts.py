@@ -15,8 +15,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 # The CUDA headers a build reads: it compiles against the first three and what they include, and
 # reads driver_types.h as text (the comments that explain cudaError_t).
 COMPILED_HEADERS = ("cuda.h", "nvrtc.h", "cudaProfiler.h")
-TEXT_HEADERS = ("driver_types.h",)
-REQUIRED_HEADERS = COMPILED_HEADERS + TEXT_HEADERS
+REQUIRED_HEADERS = (*COMPILED_HEADERS, "driver_types.h")
 BUILD_TOOLS = ("meson", "meson-python", "ninja", "cython", "cuda-pathfinder")  # what an isolated build requires
 
 

@@ -2,13 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """The build's steps, as Meson runs them: ``python tools/cuda_core_build/steps.py STEP [OPTIONS]``.
 
-``configure`` probes (or takes the toolkit the build directory's record pins, so a regeneration from another
-shell never switches toolkits) and records the environment. ``check``, the build's first step, derives it
-again (hashing only what moved) and lays it out in ``cuda-config/``: copies of the headers and .pxd files,
-the ``_compat`` variants, stamps, each written only when its content changed, so identical inputs rebuild
-nothing and a changed header or variant rebuilds exactly its readers. cuda-bindings and Cython feed the stamp
-every Cython step depends on; the compiler and Python feed ``toolchain.h``, which every compile includes.
-``build_info`` and ``explanations`` write what cuda.core reads of the build. A failure is one line on stderr."""
+``configure`` probes (or takes the toolkit the record pins) and records the environment; ``check``, the build's first
+step, derives it again and lays it out in ``cuda-config/`` (README's "Exact rebuilds" says how); ``build_info`` and
+``explanations`` write what cuda.core reads of the build. A failure is one line on stderr."""
 
 from __future__ import annotations
 

@@ -3,12 +3,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The project's version: ``python tools/cuda_core_build/version.py`` prints it (Meson's ``project()``).
 
-The public part is the NVIDIA cuda.core release whose API this package provides, so that a downstream requirement
-such as ``cuda-core>=1.0`` is met by this build and pip keeps it; the local label says which build of this project
-it is, from git, the way setuptools-scm spells a position: on a tag ``vX.Y.Z``, ``1.2.2+meson.X.Y.Z``; N commits
-after it ``1.2.2+meson.X.Y.Z.N.gHASH`` (``meson.0.N.gHASH`` with no tag); ``.dirty`` with uncommitted changes.
-Without .git: an sdist's PKG-INFO, else the commit and tag ``git archive`` filled into .git_archival.txt
-(export-subst). ``CUDA_CORE_VERSION`` overrides them all."""
+README's "Versions" says what it means: NVIDIA's API version, with this build's identity from git as the local
+label; else an sdist's PKG-INFO, else a ``git archive``'s .git_archival.txt; ``CUDA_CORE_VERSION`` overrides them."""
 
 from __future__ import annotations
 
