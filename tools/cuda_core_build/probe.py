@@ -1,11 +1,9 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
 """Find the CUDA headers, cuda-bindings and Cython, and derive the CUDA major: the only place that does.
-
-The headers come from the toolkit pointed at (``-Dcuda-path``, else ``CUDA_PATH``, else ``CUDA_HOME``:
-``os.pathsep`` lists of roots), else NVIDIA's header wheels on sys.path, else ``/usr/local/cuda``. The major
-is cuda.h's ``CUDA_VERSION``; cuda-bindings must be of it and generated for a minor no newer than the headers'.
-A failure is a ProbeError: one line, the cause and a fix in the packages of the environment's own major."""
+The headers are searched in README's order ("Building"); the major is cuda.h's ``CUDA_VERSION``, and cuda-bindings
+must be of it, for a minor no newer. A failure is a ProbeError: one line, the cause and a fix in the packages of the
+environment's own major."""
 
 from __future__ import annotations
 

@@ -40,9 +40,6 @@ class Record:
     major = property(lambda self: self.cuda_version // 1000)
     minor = property(lambda self: self.cuda_version % 1000 // 10)
 
-    def path(self, role: str, name: str) -> str:
-        return self.inputs[role][name][0]
-
     def digest(self, *roles: str, names: tuple[str, ...] = ()) -> str:
         """sha256 over the contents of ``roles`` (their inputs ``names`` alone, where given)."""
         items = [(r, n, sha) for r in roles for n, (_, sha) in sorted(self.inputs.get(r, {}).items())]
