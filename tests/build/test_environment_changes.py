@@ -288,7 +288,7 @@ def test_a_toolkit_through_a_link_longer_than_its_target_builds_as_a_clean_build
     link.parent.mkdir()
     link.symlink_to(Path("..") / target.name)
     build_dir = set_up(builds, venv, "build-long-link", f"-Dcuda-path={link}")
-    assert record.read(build_dir).path("header", "nvrtc.h") == str(target / "include" / "nvrtc.h")
+    assert record.read(build_dir).inputs["header"]["nvrtc.h"][0] == str(target / "include" / "nvrtc.h")
     assert modules(build_dir) == modules(set_up(builds, venv, "build-link-target", f"-Dcuda-path={target}"))
 
 

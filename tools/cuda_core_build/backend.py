@@ -1,22 +1,14 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The PEP 517 backend of cuda-core: mesonpy, for builds against one CUDA major. It adds:
-
-* requirements: the build tools as ranges (the floor up, below each next major), the cuda-bindings of
-  the headers found, and with no usable headers NVIDIA's header wheels, so no toolkit is needed;
-* an isolated build (pip's) with no -Dcuda-major and no toolkit pointed at is for the major of the
-  cuda-bindings where the package goes, so pip keeps them (pip runs the backend with that Python);
-* meson and ninja by real path, every build under its build directory's lock (editable.py);
-* METADATA requiring the cuda-bindings major of the build directory's record, and its extra;
-* editable installs in a build directory per environment, refused in an isolated environment (its
-  tools are deleted, but imports rebuild), started by a bootstrap that loads editable.py from the
-  source tree; a .pth naming the sources lets mypy see the package's stubs;
-* a missing version as one line in pip's own output.
-"""
+"""The PEP 517 backend of cuda-core: mesonpy, plus the build's requirements (the tools as ranges, the
+cuda-bindings of the headers found, else NVIDIA's header wheels), the major of the target's cuda-bindings for an
+isolated build, builds under their directory's lock with meson and ninja by real path, METADATA for the record's
+major, and editable installs in a build directory per environment (README's "Building" says what each means)."""
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib.metadata
 import os
@@ -51,8 +43,7 @@ def tools_outside(site_dirs: list[Path]) -> bool:
 
 
 def for_install_target(settings: ConfigSettings, site_dirs: list[Path]) -> tuple[ConfigSettings, str | None]:
-    """In an isolated build with no -Dcuda-major and no toolkit pointed at, where ``site_dirs`` hold
-    cuda-bindings of a supported major: the settings with that -Dcuda-major, and that version."""
+    """An isolated build asking no major and pointed at no toolkit is for the major of ``site_dirs``' cuda-bindings."""
     if meson_option(settings, "cuda-major", "") or not tools_outside(site_dirs) or from_settings(settings).pointed_at:
         return settings, None
     found = next(iter(importlib.metadata.distributions(name="cuda-bindings", path=[str(d) for d in site_dirs])), None)
@@ -67,58 +58,46 @@ def for_install_target(settings: ConfigSettings, site_dirs: list[Path]) -> tuple
 
 
 def cuda_requirements(settings: ConfigSettings, installed: str | None = None) -> list[str]:
-    """cuda-bindings for the headers found; where no headers the user pointed at serve the major asked
-    for, that major's header wheels and cuda-bindings, of the minor of those ``installed`` where the
-    matrix has it (a build against newer bindings may not load with older ones)."""
+    """cuda-bindings of the headers found; where none pointed at serve the major asked for, its header wheels and
+    cuda-bindings, of ``installed``'s minor where the matrix has it (newer bindings' builds may not load on older)."""
     request, why = from_settings(settings), ""
     try:
         toolkit = probe.find_toolkit(request)
         if request.major not in (None, toolkit.major) and not request.pointed_at:
-            major, why = (
-                request.major,
-                f"the CUDA {toolkit.major} headers found via {toolkit.found_via} are not the CUDA {request.major} asked for",
-            )
+            major = request.major
+            why = f"the CUDA {toolkit.major} headers found via {toolkit.found_via} are not the CUDA {major} asked for"
         else:
             probe.check_toolkit(toolkit, request)
-    except probe.MissingHeaders as err:
-        if request.pointed_at:
+    except ProbeError as err:
+        if request.pointed_at or not isinstance(err, probe.MissingHeaders):
             raise SystemExit(f"cuda-core: {err}") from None
         major, why = request.major or (err.toolkit.major if err.toolkit else probe.environment_minor()[0]), str(err)
-    except ProbeError as err:
-        raise SystemExit(f"cuda-core: {err}") from None
-    if why:
-        minor = ".".join((installed or "").split(".")[:2])
-        minor = minor if minor in facts.cuda_minors(major) else facts.default_cell(major).cuda
-        _log(f"{why}; building against NVIDIA's CUDA {minor} header wheels (requirements/matrix.ini)")
-        return list(facts.requirements(facts.cuda_pins(minor)))
-    _log(
-        f"CUDA {toolkit.major}.{toolkit.minor} headers via {toolkit.found_via}: requiring cuda-bindings=={toolkit.major}.{toolkit.minor}.*"
-    )
-    return [f"cuda-bindings=={toolkit.major}.{toolkit.minor}.*"]
+    if not why:
+        pin = f"cuda-bindings=={toolkit.major}.{toolkit.minor}.*"
+        _log(f"CUDA {toolkit.major}.{toolkit.minor} headers via {toolkit.found_via}: requiring {pin}")
+        return [pin]
+    minor = ".".join((installed or "").split(".")[:2])
+    minor = minor if minor in facts.cuda_minors(major) else facts.default_cell(major).cuda
+    _log(f"{why}; building against NVIDIA's CUDA {minor} header wheels (requirements/matrix.ini)")
+    return list(facts.requirements(facts.cuda_pins(minor)))
 
 
-def _requires(hook: Callable[[ConfigSettings], list[str]], settings: ConfigSettings) -> list[str]:
+def _requires(hook: Callable[[ConfigSettings], list[str]], config_settings: ConfigSettings = None) -> list[str]:
+    """A requirements hook: mesonpy's ``hook``'s, the tool ranges, and the CUDA packages of the build."""
+    if hook is mesonpy.get_requires_for_build_editable:
+        refuse_isolated_editable()
     _start()
-    settings, installed = for_install_target(settings, install_site_dirs())
+    settings, installed = for_install_target(config_settings, install_site_dirs())
     return [*hook(settings), *facts.tool_ranges(), *cuda_requirements(settings, installed)]
 
 
-def get_requires_for_build_sdist(config_settings: ConfigSettings = None) -> list[str]:
-    return _requires(mesonpy.get_requires_for_build_sdist, config_settings)  # meson dist configures first
-
-
-def get_requires_for_build_wheel(config_settings: ConfigSettings = None) -> list[str]:
-    return _requires(mesonpy.get_requires_for_build_wheel, config_settings)
-
-
-def get_requires_for_build_editable(config_settings: ConfigSettings = None) -> list[str]:
-    refuse_isolated_editable()
-    return _requires(mesonpy.get_requires_for_build_editable, config_settings)
+get_requires_for_build_sdist = functools.partial(_requires, mesonpy.get_requires_for_build_sdist)  # dist configures
+get_requires_for_build_wheel = functools.partial(_requires, mesonpy.get_requires_for_build_wheel)
+get_requires_for_build_editable = functools.partial(_requires, mesonpy.get_requires_for_build_editable)
 
 
 def _start() -> None:
-    """What every hook does first: see the environment as installed (a reinstall must not rebuild the
-    editable install it replaces), and have a version, or refuse in one line that says how to give one."""
+    """Every hook's start: the environment as installed (a reinstall must not rebuild its editable), a version."""
     probe.drop_editable_finders()
     try:
         version.version()
@@ -138,8 +117,7 @@ def tool_path(module: str, script: str) -> str | None:
 
 @contextlib.contextmanager
 def building(settings: dict[str, Any]) -> Iterator[Path]:
-    """The build directory (meson-python's default choice made here, so that its record can be read
-    afterwards), under its lock, with meson and ninja named by real path."""
+    """The build directory (chosen here, so its record can be read after), locked, meson and ninja by real path."""
     saved = {name: os.environ.get(name) for name in ("MESON", "NINJA")}
     with contextlib.ExitStack() as stack:
         if "build-dir" not in settings and "builddir" not in settings:
@@ -147,15 +125,13 @@ def building(settings: dict[str, Any]) -> Iterator[Path]:
         build_dir = Path(settings.get("build-dir", settings.get("builddir", ""))).absolute()
         build_dir.mkdir(parents=True, exist_ok=True)
         stack.enter_context(editable.locked(build_dir, sys.stderr))
-        stack.callback(_restore, saved)
-        for name, module in (("MESON", "mesonbuild"), ("NINJA", "ninja")):
-            os.environ[name] = saved[name] or tool_path(module, name.lower()) or name.lower()
-        yield build_dir
-
-
-def _restore(saved: dict[str, str | None]) -> None:
-    for name, value in saved.items():
-        os.environ.pop(name, None) if value is None else os.environ.__setitem__(name, value)
+        try:
+            for name, module in (("MESON", "mesonbuild"), ("NINJA", "ninja")):
+                os.environ[name] = saved[name] or tool_path(module, name.lower()) or name.lower()
+            yield build_dir
+        finally:
+            for name, value in saved.items():
+                os.environ.pop(name, None) if value is None else os.environ.__setitem__(name, value)
 
 
 def metadata_for_major(metadata: str, major: int) -> str:
@@ -168,13 +144,18 @@ def metadata_for_major(metadata: str, major: int) -> str:
     return join_metadata(lines, body)
 
 
-def _patch(path: Path, major: int, extra: Callable[[Wheel], dict[str, bytes]] = lambda wheel: {}) -> None:
-    """The built wheel with METADATA for its major, and any ``extra`` files."""
-    wheel = Wheel.read(path)
+def _build(build: Callable[..., str], directory: str, settings: dict[str, Any], metadata_dir: str | None) -> str:
+    """mesonpy's wheel with METADATA for the major of its build directory's record, and an editable's bootstrap."""
+    with building(settings) as build_dir:
+        name = build(directory, settings, metadata_dir)
+        major = record.read(build_dir).major
+    wheel = Wheel.read(Path(directory) / name)
     metadata = wheel.dist_info("METADATA")
-    for name, data in {metadata: metadata_for_major(wheel.text(metadata), major).encode(), **extra(wheel)}.items():
-        wheel.put(name, data)
-    wheel.write(path)
+    extra = _editable_files(wheel, build_dir) if build is mesonpy.build_editable else {}
+    for file, data in {metadata: metadata_for_major(wheel.text(metadata), major).encode(), **extra}.items():
+        wheel.put(file, data)
+    wheel.write(Path(directory) / name)
+    return name
 
 
 def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) -> str:
@@ -188,11 +169,7 @@ def build_wheel(
 ) -> str:
     _start()
     settings = dict(for_install_target(config_settings, install_site_dirs())[0] or {})
-    with building(settings) as build_dir:
-        name = mesonpy.build_wheel(wheel_directory, settings, metadata_directory)
-        major = record.read(build_dir).major
-    _patch(Path(wheel_directory) / name, major)
-    return name
+    return _build(mesonpy.build_wheel, wheel_directory, settings, metadata_directory)
 
 
 def environment_key() -> str:
@@ -202,8 +179,8 @@ def environment_key() -> str:
 
 
 def editable_build_dir(config_settings: ConfigSettings) -> tuple[dict[str, Any], int]:
-    """Settings with this environment's build directory, build/<tag>-cu<major>-<environment> (two venvs
-    never share one), and the major of the headers found."""
+    """Settings with this environment's build directory, build/<tag>-cu<major>-<environment> (venvs never share
+    one), and the major of the headers found."""
     settings = dict(config_settings or {})
     toolkit, _ = probe.probe(from_settings(settings), headers_only=True)
     if "build-dir" not in settings and "builddir" not in settings:
@@ -225,8 +202,8 @@ def refuse_isolated_editable() -> None:
 
 
 def _editable_files(wheel: Wheel, build_dir: Path) -> dict[str, bytes]:
-    """The .pth runs our bootstrap, which loads editable.py from the source tree (or, where the tree is gone,
-    makes importing cuda.core say so); a second .pth names the sources, where mypy finds the stubs."""
+    """The .pth runs our bootstrap, which loads editable.py from the source tree (where the tree is gone, importing
+    cuda.core says so); a second .pth names the sources, where mypy finds the stubs."""
     gone = f"cuda.core is installed editable from {facts.REPO_ROOT}, which is gone: uninstall it, or reinstall it"
     bootstrap = (
         f'"""Start the editable cuda.core built in {build_dir}."""\nimport importlib.util\nimport sys\n\n\n'
@@ -237,10 +214,9 @@ def _editable_files(wheel: Wheel, build_dir: Path) -> dict[str, bytes]:
         "    except OSError:\n        sys.meta_path.insert(0, _SourceGone())\n        return\n"
         f"    module.install({str(facts.REPO_ROOT)!r}, {str(build_dir)!r})\n"
     )
+    pth = next(n for n in wheel.contents if n.endswith("-editable.pth"))
     return {
-        next(
-            n for n in wheel.contents if n.endswith("-editable.pth")
-        ): b"import _cuda_core_bootstrap; _cuda_core_bootstrap.install()\n",
+        pth: b"import _cuda_core_bootstrap; _cuda_core_bootstrap.install()\n",
         "_cuda_core_bootstrap.py": bootstrap.encode(),
         "cuda_core-editable-sources.pth": f"{facts.REPO_ROOT / 'cuda_core'}\n".encode(),
     }
@@ -256,8 +232,4 @@ def build_editable(
     except ProbeError as err:
         raise SystemExit(f"cuda-core: {err}") from None
     _log(f"editable build for CUDA {major} in {settings['build-dir']}")
-    with building(settings) as build_dir:
-        name = mesonpy.build_editable(wheel_directory, settings, metadata_directory)
-        major = record.read(build_dir).major
-    _patch(Path(wheel_directory) / name, major, lambda wheel: _editable_files(wheel, build_dir))
-    return name
+    return _build(mesonpy.build_editable, wheel_directory, settings, metadata_directory)

@@ -1,12 +1,8 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""An editable cuda.core: meson-python's finder, made to share ``cuda`` and to rebuild safely. The editable
-wheel's bootstrap loads this file from the source tree and calls :func:`install`, which adds: the namespace
-``cuda`` shared (meson-python's holds only this project's files, meson-python#775; a regular package, as
-cuda-bindings 12.8's, stays ``cuda``); rebuilds under the build directory's lock, with ninja's progress when
-there is work, silence otherwise, after a stat check of the recorded inputs; failures that are cuda.core's
-alone (a failed rebuild, a build directory gone, unfinished, or read-only and out of date), each one
-ImportError. Standard library only; the backend's builds hold the same lock."""
+"""An editable cuda.core: meson-python's finder, made to share the namespace ``cuda`` (meson-python#775) and to
+rebuild under the build directory's lock, which the backend's builds hold too. The editable wheel's bootstrap loads
+this file from the source tree and calls :func:`install`. Standard library only."""
 
 from __future__ import annotations
 
@@ -14,7 +10,6 @@ import contextlib
 import errno
 import fcntl
 import functools
-import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.metadata
@@ -35,6 +30,7 @@ PACKAGE = "cuda.core"
 INSTALL_PLAN = Path("meson-info") / "intro-install_plan.json"
 LOADER_MODULE = "_cuda_core_editable_loader"  # meson-python's, in the editable wheel
 READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
+UNUSABLE = "cuda.core is installed editable, but its build directory {}"
 
 
 def _record() -> ModuleType:
@@ -67,7 +63,7 @@ def locked(build_dir: Path, waiting: TextIO | None = None) -> Iterator[bool]:
         yield True
 
 
-def rebuild(build_dir: Path, ninja: str, progress: TextIO, what: str, env: dict[str, str] | None = None) -> None:
+def rebuild(build_dir: Path, ninja: str, progress: TextIO, env: dict[str, str] | None = None) -> None:
     """Bring ``build_dir`` up to date under its lock, saying so only when there is work. Raises
     CalledProcessError when ninja fails, OSError when the directory is read-only and out of date."""
     with locked(build_dir, progress) as writable:
@@ -79,17 +75,13 @@ def rebuild(build_dir: Path, ninja: str, progress: TextIO, what: str, env: dict[
         if _record().stats_changed(build_dir):  # a content changed with its mtime kept: ninja checks
             (Path(build_dir) / "cuda-config" / "recheck").touch()
         start, lines = time.monotonic(), []
+        notice = f"cuda-core: rebuilding the editable cuda.core in {build_dir} (sources changed since the last build)\n"
         pipe = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True, "errors": "replace"}
         process = subprocess.Popen([ninja], cwd=build_dir, env=env, **pipe)  # type: ignore[call-overload]
         for line in process.stdout:
             lines.append(line)
             if lines[0].strip() != NO_WORK:
-                if len(lines) == 1:
-                    print(
-                        f"cuda-core: rebuilding {what} in {build_dir} (sources changed since the last build)",
-                        file=progress,
-                    )
-                print(line, end="", file=progress, flush=True)
+                print((notice if len(lines) == 1 else "") + line, end="", file=progress, flush=True)
         if process.wait() != 0:
             raise subprocess.CalledProcessError(process.returncode, [ninja], "".join(lines))
         if lines and lines[0].strip() != NO_WORK:
@@ -97,11 +89,12 @@ def rebuild(build_dir: Path, ninja: str, progress: TextIO, what: str, env: dict[
 
 
 class SharedNamespaceFinder(importlib.abc.MetaPathFinder):
-    """The namespace ``cuda`` shared; a failed rebuild kept from every ``cuda.*`` package but cuda.core."""
+    """The namespace ``cuda`` shared; a failure (a failed rebuild, a build directory that cannot serve) kept from
+    every ``cuda.*`` package but cuda.core. Without meson-python's finder it only keeps the failure."""
 
-    def __init__(self, editable_finder: importlib.abc.MetaPathFinder) -> None:
-        self._editable = editable_finder
-        self.failure: ImportError | None = None
+    def __init__(self, finder: importlib.abc.MetaPathFinder | None, failure: ImportError | None = None) -> None:
+        self._editable = finder
+        self.failure = failure
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
@@ -113,7 +106,7 @@ class SharedNamespaceFinder(importlib.abc.MetaPathFinder):
                 raise self.failure
             return importlib.machinery.PathFinder.find_spec(fullname, path, target)
         try:
-            spec = self._editable.find_spec(fullname, path, target)
+            spec = self._editable.find_spec(fullname, path, target) if self._editable else None
         except ImportError as err:
             if fullname != "cuda":
                 raise
@@ -129,41 +122,23 @@ class SharedNamespaceFinder(importlib.abc.MetaPathFinder):
         return spec
 
 
-class MissingBuildFinder(importlib.abc.MetaPathFinder):
-    """cuda.core's one ImportError where its build directory cannot serve; nothing else is touched."""
-
-    def __init__(self, build_dir: Path, source_dir: Path) -> None:
-        why = (
-            "is gone"
-            if not (build_dir / "build.ninja").is_file()
-            else f"holds no finished Meson setup (no {INSTALL_PLAN})"
-        )
-        self.message = f"{unusable(build_dir)} {why}: reinstall it with: {reinstall_hint(source_dir)}"
-
-    @staticmethod
-    def needed(build_dir: Path) -> bool:
-        return not (build_dir / "build.ninja").is_file() or not (build_dir / INSTALL_PLAN).is_file()
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> None:
-        if fullname == PACKAGE or fullname.startswith(PACKAGE + "."):
-            raise ImportError(self.message, name=fullname)
-
-
-def unusable(build_dir: Path) -> str:
-    return f"cuda.core is installed editable, but its build directory {build_dir}"
+def missing_build(build_dir: Path, source_dir: Path) -> str | None:
+    """Why ``build_dir`` cannot serve cuda.core (gone, or its Meson setup unfinished), and the fix; None if it can."""
+    if (build_dir / "build.ninja").is_file() and (build_dir / INSTALL_PLAN).is_file():
+        return None
+    why = f"holds no finished Meson setup (no {INSTALL_PLAN})" if (build_dir / "build.ninja").is_file() else "is gone"
+    return f"{UNUSABLE.format(build_dir)} {why}: reinstall it with: {reinstall_hint(source_dir)}"
 
 
 def reinstall_hint(source_dir: Path) -> str:
     """The reinstall command, with the installer that made this install (its INSTALLER file)."""
-    try:
-        installer = (importlib.metadata.distribution("cuda-core").read_text("INSTALLER") or "pip").strip()
-    except importlib.metadata.PackageNotFoundError:
-        installer = "pip"
-    command = "uv pip install" if installer == "uv" else f"{sys.executable} -m pip install"
-    return f"{command} --no-build-isolation -e {source_dir}"
+    with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+        if (importlib.metadata.distribution("cuda-core").read_text("INSTALLER") or "").strip() == "uv":
+            return f"uv pip install --no-build-isolation -e {source_dir}"
+    return f"{sys.executable} -m pip install --no-build-isolation -e {source_dir}"
 
 
-def locked_rebuild(finder: Any, build_dir: Path, source_dir: Path) -> Any:
+def locked_rebuild(build_dir: Path, source_dir: Path) -> Any:
     """meson-python's first lookup (build, read the install plan), under the lock; a failure stays."""
     loader, failures = sys.modules[LOADER_MODULE], []
 
@@ -171,40 +146,38 @@ def locked_rebuild(finder: Any, build_dir: Path, source_dir: Path) -> Any:
     def rebuild_once() -> Any:
         env = {**os.environ, loader.MARKER: os.pathsep.join((os.environ.get(loader.MARKER, ""), str(build_dir)))}
         try:
-            if failures or MissingBuildFinder.needed(build_dir):
-                raise failures[0] if failures else ImportError(MissingBuildFinder(build_dir, source_dir).message)
+            if failures or (missing := missing_build(build_dir, source_dir)):
+                raise failures[0] if failures else ImportError(missing)
             ninja = _record().read(build_dir).inputs.get("ninja", {}).get("ninja", ["ninja"])[0]
-            rebuild(build_dir, ninja, sys.stderr, "the editable cuda.core", env)
+            rebuild(build_dir, ninja, sys.stderr, env)
             return loader.collect(json.loads((build_dir / INSTALL_PLAN).read_text()))
         except subprocess.CalledProcessError as err:
-            failures.append(
-                ImportError(f"rebuilding the editable cuda.core in {build_dir} failed:\n{err.output[-8000:]}")
-            )
+            failure = ImportError(f"rebuilding the editable cuda.core in {build_dir} failed:\n{err.output[-8000:]}")
         except OSError as err:
             fix = f"cannot be used ({err}): reinstall it with: {reinstall_hint(source_dir)}"
             if err.errno in READ_ONLY:
                 fix = "is read-only and cuda.core changed since it was built: make it writable, or reinstall from a writable checkout"
-            failures.append(ImportError(f"{unusable(build_dir)} {fix}"))
+            failure = ImportError(f"{UNUSABLE.format(build_dir)} {fix}")
         except (ValueError, _record().RecordError) as err:
-            failures.append(ImportError(f"{unusable(build_dir)} cannot be used ({err})"))
+            failure = ImportError(f"{UNUSABLE.format(build_dir)} cannot be used ({err})")
         except ImportError as err:
-            failures[:] = [err]
-        raise failures[0] from None
+            failure = err
+        failures[:] = [failure]
+        raise failure from None
 
     return rebuild_once
 
 
 def install(source_dir: str, build_dir: str) -> None:
     """Start meson-python's finder with these additions, once per process (a .pth can run twice)."""
-    if any(type(f).__name__ in ("SharedNamespaceFinder", "MissingBuildFinder") for f in sys.meta_path):
+    if any(type(f).__name__ == "SharedNamespaceFinder" for f in sys.meta_path):
         return
-    source, build = Path(source_dir), Path(build_dir)
-    if MissingBuildFinder.needed(build):
-        sys.meta_path.insert(0, MissingBuildFinder(build, source))
+    if message := missing_build(Path(build_dir), Path(source_dir)):
+        sys.meta_path.insert(0, SharedNamespaceFinder(None, ImportError(message, name=PACKAGE)))
         return
     importlib.import_module(LOADER_MODULE).init()
     for index, finder in enumerate(sys.meta_path):
         if type(finder).__module__ == LOADER_MODULE:
-            finder._rebuild = locked_rebuild(finder, build, source)
+            finder._rebuild = locked_rebuild(Path(build_dir), Path(source_dir))
             sys.meta_path.insert(index, SharedNamespaceFinder(finder))
             return

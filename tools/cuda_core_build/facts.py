@@ -15,8 +15,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 # The CUDA headers a build reads: it compiles against the first three and what they include, and
 # reads driver_types.h as text (the comments that explain cudaError_t).
 COMPILED_HEADERS = ("cuda.h", "nvrtc.h", "cudaProfiler.h")
-TEXT_HEADERS = ("driver_types.h",)
-REQUIRED_HEADERS = COMPILED_HEADERS + TEXT_HEADERS
+REQUIRED_HEADERS = (*COMPILED_HEADERS, "driver_types.h")
 BUILD_TOOLS = ("meson", "meson-python", "ninja", "cython", "cuda-pathfinder")  # what an isolated build requires
 
 
@@ -56,9 +55,8 @@ def suite_cells() -> tuple[str, ...]:
 
 def cuda_minors(major: int | None = None) -> tuple[str, ...]:
     """The CUDA minors of the matrix ('13.0', ...), of one major if given, ascending."""
-    minors = [s[5:] for s in matrix().sections() if s.startswith("cuda-")]
-    chosen = [m for m in minors if major is None or int(m.split(".")[0]) == major]
-    return tuple(sorted(chosen, key=lambda m: tuple(map(int, m.split(".")))))
+    minors = [s[5:] for s in matrix().sections() if s.startswith("cuda-") and major in (None, int(s[5:].split(".")[0]))]
+    return tuple(sorted(minors, key=lambda m: tuple(map(int, m.split(".")))))
 
 
 @cache

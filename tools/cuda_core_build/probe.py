@@ -1,11 +1,9 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
 """Find the CUDA headers, cuda-bindings and Cython, and derive the CUDA major: the only place that does.
-
-The headers come from the toolkit pointed at (``-Dcuda-path``, else ``CUDA_PATH``, else ``CUDA_HOME``:
-``os.pathsep`` lists of roots), else NVIDIA's header wheels on sys.path, else ``/usr/local/cuda``. The major
-is cuda.h's ``CUDA_VERSION``; cuda-bindings must be of it and generated for a minor no newer than the headers'.
-A failure is a ProbeError: one line, the cause and a fix in the packages of the environment's own major."""
+The headers are searched in README's order ("Building"); the major is cuda.h's ``CUDA_VERSION``, and cuda-bindings
+must be of it, for a minor no newer. A failure is a ProbeError: one line, the cause and a fix in the packages of the
+environment's own major."""
 
 from __future__ import annotations
 
@@ -92,17 +90,15 @@ def select_headers(candidates: list[Path], source: str) -> Toolkit:
     if found["cuda.h"] is None:
         raise ProbeError(f"no cuda.h in {source}: point it at a CUDA toolkit")
     version = read_cuda_version(found["cuda.h"] / "cuda.h")
-    mixes = f"{source} mixes toolkits: {found['cuda.h']} has CUDA {version // 1000}.{version % 1000 // 10} headers but"
     for directory in candidates:
         other = read_cuda_version(directory / "cuda.h") if (directory / "cuda.h").is_file() else version
         layout = re.search(r"(?:^|/)nvidia/cu(\d+)(?:/|$)", directory.as_posix())
-        if other != version:
+        clash = f"has CUDA {other // 1000}.{other % 1000 // 10}" if other != version else None
+        if clash is None and layout and int(layout.group(1)) != version // 1000:
+            clash = f"holds NVIDIA's CUDA {layout.group(1)} header wheels"
+        if clash:
             raise ProbeError(
-                f"{mixes} {directory} has CUDA {other // 1000}.{other % 1000 // 10}: keep the entries of one toolkit in {source}"
-            )
-        if layout and int(layout.group(1)) != version // 1000:
-            raise ProbeError(
-                f"{mixes} {directory} holds NVIDIA's CUDA {layout.group(1)} header wheels: keep the entries of one toolkit in {source}"
+                f"{source} mixes toolkits: {found['cuda.h']} has CUDA {version // 1000}.{version % 1000 // 10} headers but {directory} {clash}: keep the entries of one toolkit in {source}"
             )
     sources = {h: str(d) for h, d in found.items() if d is not None}
     return Toolkit([str(d) for d in dict.fromkeys(candidates) if str(d) in sources.values()], sources, source, version)
@@ -181,9 +177,8 @@ def check_toolkit(toolkit: Toolkit, request: Request) -> None:
     if wheels and wheels.major == toolkit.major and len(wheels.sources) == len(facts.REQUIRED_HEADERS):
         stop = ("drop " if toolkit.found_via == request.path_option else "unset ") + toolkit.found_via
         fix = f"{stop} to use the CUDA {wheels.major}.{wheels.minor} header wheels installed here, or point it at a complete CUDA {toolkit.major} toolkit"
-    where = os.pathsep.join(toolkit.include_dirs)
     raise MissingHeaders(
-        f"{missing} not found in the CUDA {toolkit.major}.{toolkit.minor} headers at {where} (via {toolkit.found_via}): {fix}",
+        f"{missing} not found in the CUDA {toolkit.major}.{toolkit.minor} headers at {os.pathsep.join(toolkit.include_dirs)} (via {toolkit.found_via}): {fix}",
         toolkit,
     )
 
@@ -215,10 +210,8 @@ def wheels_advice(major: int, minor: int | None = None) -> str:
 
 def in_dev_venv() -> int | None:
     """The major of the project's dev venv running this (tools/dev/devenv.py's .venvs/cuNN), if it is one."""
-    prefix = Path(sys.prefix)
-    return (
-        int(prefix.name[2:]) if prefix.parent.name == DEV_VENVS.name and re.fullmatch(r"cu\d+", prefix.name) else None
-    )
+    named = Path(sys.prefix).parent.name == DEV_VENVS.name and re.fullmatch(r"cu(\d+)", Path(sys.prefix).name)
+    return int(named.group(1)) if named else None
 
 
 def stop_pointing(toolkit: Toolkit, request: Request) -> str | None:

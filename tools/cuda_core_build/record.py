@@ -14,15 +14,8 @@ import os
 from pathlib import Path
 
 CONFIG, RECORD, STATS = "cuda-config", "environment.json", "stats.json"
-ROLES = {
-    "header": "CUDA headers",
-    "bindings": "cuda-bindings files",
-    "cython": "Cython files",
-    "compiler": "the C++ compiler",
-    "python": "Python",
-    "ninja": "ninja",
-}
-TOOLS = ("compiler", "python", "ninja")  # roles whose change is best said by where they are now
+TOOLS = {"compiler": "the C++ compiler", "python": "Python", "ninja": "ninja"}  # a change said by where they are now
+ROLES = {"header": "CUDA headers", "bindings": "cuda-bindings files", "cython": "Cython files", **TOOLS}
 
 
 class RecordError(Exception):
@@ -47,9 +40,6 @@ class Record:
     major = property(lambda self: self.cuda_version // 1000)
     minor = property(lambda self: self.cuda_version % 1000 // 10)
 
-    def path(self, role: str, name: str) -> str:
-        return self.inputs[role][name][0]
-
     def digest(self, *roles: str, names: tuple[str, ...] = ()) -> str:
         """sha256 over the contents of ``roles`` (their inputs ``names`` alone, where given)."""
         items = [(r, n, sha) for r in roles for n, (_, sha) in sorted(self.inputs.get(r, {}).items())]
@@ -64,9 +54,7 @@ class Record:
 
     def summary(self) -> str:
         """One line for Meson's log: the CUDA version, which directory gave which header, the bindings."""
-        by_dir: dict[str, list[str]] = {}
-        for name, where in self.sources.items():
-            by_dir.setdefault(where, []).append(name)
+        by_dir = {where: [h for h, d in self.sources.items() if d == where] for where in self.sources.values()}
         sources = "; ".join(f"{', '.join(names)} from {where}" for where, names in by_dir.items())
         return (
             f"CUDA {self.major}.{self.minor} (CUDA_VERSION {self.cuda_version}) via {self.found_via}: {sources}; "
@@ -89,10 +77,8 @@ def write(build_dir: Path, record: Record) -> bool:
     return write_if_changed(Path(build_dir) / CONFIG / RECORD, json.dumps(dataclasses.asdict(record), indent=1) + "\n")
 
 
-def changes(old: Record | None, new: Record) -> list[str]:
+def changes(old: Record, new: Record) -> list[str]:
     """What differs between two records: versions, each role's inputs, the variants."""
-    if old is None:
-        return []
     versions = (("cuda_version", "CUDA_VERSION"), ("bindings_version", "cuda-bindings"), ("cython_version", "Cython"))
     found = [
         f"{label} {getattr(old, k)} -> {getattr(new, k)}" for k, label in versions if getattr(old, k) != getattr(new, k)
@@ -101,8 +87,7 @@ def changes(old: Record | None, new: Record) -> list[str]:
         before, after = old.inputs.get(role, {}), new.inputs.get(role, {})
         names = sorted(n for n in {*before, *after} if before.get(n) != after.get(n))
         moved = [
-            f"{n} {before[n][0]} -> {after[n][0]}" if role in TOOLS and {n} <= {*before} & {*after} else n
-            for n in names
+            f"{n} {before[n][0]} -> {after[n][0]}" if role in TOOLS and n in before and n in after else n for n in names
         ]
         if names:
             found.append(f"{label} ({', '.join(moved[:3])}{f' and {len(names) - 3} more' if len(names) > 3 else ''})")

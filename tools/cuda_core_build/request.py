@@ -1,11 +1,8 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""What the user asked a build for, parsed once: the toolkit pointed at, and the CUDA major.
-
-Meson's steps take the options ``cuda-path`` and ``cuda-major``, the backend ``-Csetup-args``,
-tools/dev/cuda_probe.py its flags; all read ``CUDA_PATH`` and ``CUDA_HOME``. Messages spell the
-options as that user does.
-"""
+"""What the user asked a build for, parsed once: the toolkit pointed at, and the CUDA major. Meson's steps take the
+options ``cuda-path`` and ``cuda-major``, the backend ``-Csetup-args``, tools/dev/cuda_probe.py its flags; all read
+``CUDA_PATH`` and ``CUDA_HOME``. Messages spell the options as that user does."""
 
 from __future__ import annotations
 

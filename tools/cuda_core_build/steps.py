@@ -2,15 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """The build's steps, as Meson runs them: ``python tools/cuda_core_build/steps.py STEP [OPTIONS]``.
 
-``configure`` probes (or takes the toolkit the build directory's record pins, so a regeneration from another
-shell never switches toolkits) and records the environment. ``check``, the build's first step, derives it
-again (hashing only what moved) and lays it out in ``cuda-config/``: copies of the headers and of the .pxd
-files of cuda-bindings and Cython, the ``_compat`` variants, stamps, each written only when its content
-changed, so identical inputs rebuild nothing and a changed header or variant rebuilds exactly its readers.
-cuda-bindings and Cython feed the stamp every Cython step depends on; the compiler and Python feed
-``toolchain.h``, which every compile includes. ``build_info`` and ``explanations`` write what cuda.core
-reads of the build. A failure is one line on stderr (Meson shows it as the error).
-"""
+``configure`` probes (or takes the toolkit the record pins) and records the environment; ``check``, the build's first
+step, derives it again and lays it out in ``cuda-config/`` (README's "Exact rebuilds" says how); ``build_info`` and
+``explanations`` write what cuda.core reads of the build. A failure is one line on stderr."""
 
 from __future__ import annotations
 
@@ -36,6 +30,7 @@ PACKAGE = facts.REPO_ROOT / "cuda_core" / "cuda" / "core"
 STAMPS = ("environment.json", "cython.stamp", "cyutility.stamp", "toolchain.h")
 RECHECK = "recheck"  # in cuda-config/: an editable import touches it when an input's stat moved
 ODD = {"\\": "a backslash", "\n": "a newline"}  # what a depfile cannot name
+DEPFILE_ESCAPES = str.maketrans({"\\": "\\\\", " ": "\\ ", "#": "\\#", "$": "$$"})
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -47,11 +42,11 @@ class OneLineParser(argparse.ArgumentParser):
 def compat_choices(toolkit: probe.Toolkit, bindings: probe.Package) -> dict[str, str]:
     """Each _compat file's variant: 13.1+ resources need 13.1+ headers and bindings, 12.9 attributes 12.9+ bindings."""
     minor = (bindings.major, bindings.minor)
+    resources = "cuda13_1" if toolkit.cuda_version >= 13010 and minor >= (13, 1) else "before13_1"
     return {
         "driver_compat.pxi": f"cu{toolkit.major}",
-        "resources_compat.pxi": "resources/"
-        + ("cuda13_1" if toolkit.cuda_version >= 13010 and minor >= (13, 1) else "before13_1"),
-        "attributes_compat.pxi": "attributes/" + ("cuda12_9" if minor >= (12, 9) else "before12_9"),
+        "resources_compat.pxi": f"resources/{resources}",
+        "attributes_compat.pxi": f"attributes/{'cuda12_9' if minor >= (12, 9) else 'before12_9'}",
     }
 
 
@@ -73,11 +68,10 @@ def header_closure(compiler: list[str], toolkit: probe.Toolkit) -> dict[str, str
     closure = {header: str(Path(toolkit.sources[header]) / header) for header in facts.REQUIRED_HEADERS}
     tokens = re.findall(r"(?:\\.|\$\$|[^\s\\])+", result.stdout.replace("\\\n", " ").split(": ", 1)[-1])
     for dependency in (os.path.realpath(re.sub(r"\\(.)", r"\1", t).replace("$$", "$")) for t in tokens):
-        for given in toolkit.include_dirs:
-            if dependency.startswith(os.path.realpath(given) + os.sep):
-                name = Path(os.path.relpath(dependency, os.path.realpath(given))).as_posix()
-                closure.setdefault(name, str(Path(given) / name))
-                break
+        given = next((d for d in toolkit.include_dirs if dependency.startswith(os.path.realpath(d) + os.sep)), None)
+        if given:
+            name = Path(os.path.relpath(dependency, os.path.realpath(given))).as_posix()
+            closure.setdefault(name, str(Path(given) / name))
     return closure
 
 
@@ -100,14 +94,11 @@ def package_files(package: probe.Package, top: str, *extras: str) -> dict[str, s
 
 def sha256_of(path: str) -> str:
     """sha256 of a file; of a RECORD, of its package's own lines (a console script's names its venv)."""
-    if Path(path).name == "RECORD":
-        lines = Path(path).read_text(errors="replace").splitlines()
-        own = [ln for ln in lines if ln and not ln.startswith("../") and "__pycache__" not in ln]
-        return hashlib.sha256(
-            "\n".join(sorted(ln for ln in own if ".dist-info/" not in ln.split(",")[0])).encode()
-        ).hexdigest()
-    with open(path, "rb") as stream:
-        return hashlib.sha256(stream.read()).hexdigest()
+    if Path(path).name != "RECORD":
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    lines = [ln for ln in Path(path).read_text(errors="replace").splitlines() if ln and "__pycache__" not in ln]
+    own = sorted(ln for ln in lines if not ln.startswith("../") and ".dist-info/" not in ln.split(",")[0])
+    return hashlib.sha256("\n".join(own).encode()).hexdigest()
 
 
 def links_on_the_way(path: str) -> dict[str, str]:
@@ -150,7 +141,7 @@ def derive(
             "them, or set the build directory up again with `meson setup --wipe BUILDDIR`"
         )
     toolkit = (
-        probe.select_headers([Path(d) for d in pin.include_dirs], pin.found_via) if pin else probe.find_toolkit(request)
+        probe.select_headers([*map(Path, pin.include_dirs)], pin.found_via) if pin else probe.find_toolkit(request)
     )
     probe.check_toolkit(toolkit, request)
     check_directory_name(build_dir, toolkit, request)
@@ -182,14 +173,13 @@ def derive(
             inputs[role][name] = [real, sha]
             stats["files"][real] = [*(now or []), sha]
             stats["links"].update(links_on_the_way(path))
-    asked = {"cuda_path": request.cuda_path, "cuda_major": request.cuda_major}
-    where = {"python_prefix": os.path.realpath(sys.prefix), "bindings_root": os.path.realpath(bindings.root)}
-    made = record.Record(
-        asked, cuda_version=toolkit.cuda_version, found_via=toolkit.found_via, include_dirs=toolkit.include_dirs,
-        sources=toolkit.sources, bindings_version=bindings.version, cython_version=cython.version, compiler=compiler,
-        compat=compat_choices(toolkit, bindings), inputs=inputs, **where,
-    )  # fmt: skip
-    return made, stats
+    return record.Record(
+        request={"cuda_path": request.cuda_path, "cuda_major": request.cuda_major}, compiler=compiler,
+        python_prefix=os.path.realpath(sys.prefix), cuda_version=toolkit.cuda_version, found_via=toolkit.found_via,
+        include_dirs=toolkit.include_dirs, sources=toolkit.sources, bindings_version=bindings.version,
+        bindings_root=os.path.realpath(bindings.root), cython_version=cython.version, inputs=inputs,
+        compat=compat_choices(toolkit, bindings),
+    ), stats  # fmt: skip
 
 
 def environment(args: argparse.Namespace, pin_required: bool) -> tuple[record.Record, str]:
@@ -204,10 +194,8 @@ def environment(args: argparse.Namespace, pin_required: bool) -> tuple[record.Re
     found, stats = derive(build_dir, Request(args.cuda_path, args.cuda_major), args.compiler, pin, pin_required)
     record.write(build_dir, found)
     record.write_if_changed(build_dir / record.CONFIG / record.STATS, json.dumps(stats) + "\n")
-    changed = record.changes(old, found)
-    return found, f"cuda-core: the build's environment changed: {'; '.join(changed)}: what reads it is rebuilt" * bool(
-        changed
-    )
+    changed = "; ".join(record.changes(old, found) if old else [])
+    return found, f"cuda-core: the build's environment changed: {changed}: what reads it is rebuilt" if changed else ""
 
 
 def configure(args: argparse.Namespace) -> None:
@@ -249,7 +237,7 @@ def check(args: argparse.Namespace) -> None:
     stats = record.read_stats(args.build_dir)
     watched = {str(config / RECHECK), *map(str, package_sources()), *(os.path.dirname(link) for link in stats["links"])}
     watched |= {path for real in stats["files"] for path in (real, os.path.dirname(real))}
-    record.write_if_changed(args.depfile, depfile(args.target, sorted(watched)))
+    write_depfile(args.depfile, args.target, sorted(watched))
 
 
 def copy_tree(inputs: dict[str, list[str]], into: Path) -> None:
@@ -261,11 +249,10 @@ def copy_tree(inputs: dict[str, list[str]], into: Path) -> None:
         stale.unlink()
 
 
-def depfile(target: str, paths: list[str]) -> str:
-    escaped = [
-        p.replace("\\", "\\\\").replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$") for p in [target, *paths]
-    ]
-    return f"{escaped[0]}: {' '.join(escaped[1:])}\n"
+def write_depfile(path: Path, target: str | Path, inputs: list[str] | list[Path]) -> None:
+    """The depfile ``path``: ``target`` depends on ``inputs``, escaped as ninja reads them."""
+    escaped = [str(p).translate(DEPFILE_ESCAPES) for p in [target, *inputs]]
+    record.write_if_changed(path, f"{escaped[0]}: {' '.join(escaped[1:])}\n")
 
 
 def package_sources() -> list[Path]:
@@ -274,20 +261,15 @@ def package_sources() -> list[Path]:
 
 def build_info(args: argparse.Namespace) -> None:
     """_build_info.py: the record's facts, the build's options, the version, a digest of the sources."""
-    sources, digest = package_sources(), hashlib.sha256()
+    sources, digest, root = package_sources(), hashlib.sha256(), facts.REPO_ROOT / "cuda_core"
     for path in sources:
-        digest.update(
-            path.relative_to(facts.REPO_ROOT / "cuda_core").as_posix().encode() + b"\0" + path.read_bytes() + b"\0"
-        )
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     values = {**record.read(args.build_dir).facts(), "buildtype": args.buildtype, "coverage": args.coverage == "true"}
     text = '"""What this build of cuda.core was built for, written at build time."""\n\n'
     text += f"version = {args.package_version!r}\n" + "".join(f"{k} = {v!r}\n" for k, v in values.items())
-    record.write_if_changed(
-        args.out, text + f"source_digest = {digest.hexdigest()!r}  # sha256 of the cuda_core/ sources\n"
-    )
-    record.write_if_changed(
-        args.depfile, depfile(str(args.out), [f"{record.CONFIG}/{record.RECORD}", *map(str, sources)])
-    )
+    text += f"source_digest = {digest.hexdigest()!r}  # sha256 of the cuda_core/ sources\n"
+    record.write_if_changed(args.out, text)
+    write_depfile(args.depfile, args.out, [Path(record.CONFIG, record.RECORD), *sources])
 
 
 # Each header's enum of error codes; a documented member: its doxygen comment, then NAME = value.
@@ -303,13 +285,12 @@ def explanations(args: argparse.Namespace) -> None:
         table: dict[int, str] = {}
         for member in MEMBER.finditer(text[text.index(start) : text.index("}", text.index(start))]):
             doc = " ".join(line.strip().lstrip("*").strip() for line in member.group("doc").splitlines())
-            doc = re.sub(
-                r"\\(?:p|e|c|b|a|ref)\s+", "", doc.replace("\\deprecated", "[Deprecated]").replace("\\note", "Note:")
-            )
+            doc = doc.replace("\\deprecated", "[Deprecated]").replace("\\note", "Note:")
+            doc = re.sub(r"\\(?:p|e|c|b|a|ref)\s+", "", doc)
             table.setdefault(int(member.group("value"), 0), " ".join(re.sub(r"::(?=\w)", "", doc).split()))
         module = f'"""Explanations of CUDA error codes, generated at build time from {name}."""\n\n'
         record.write_if_changed(out, module + f"EXPLANATIONS: dict[int, str] = {pprint.pformat(table, width=110)}\n")
-    record.write_if_changed(args.depfile, depfile(str(args.driver_out), [f"{args.include}/{name}" for name in ENUMS]))
+    write_depfile(args.depfile, args.driver_out, [f"{args.include}/{name}" for name in ENUMS])
 
 
 def main(argv: list[str]) -> int:
@@ -329,13 +310,9 @@ def main(argv: list[str]) -> int:
     probe.drop_editable_finders()
     try:
         steps[args.step](args)
-    except ProbeError as err:
-        print(f"{parser.prog}: error: {err}", file=sys.stderr)
-        return 1
-    except OSError as err:
-        print(
-            f"{parser.prog}: error: cannot write the build's files ({err}): check the build directory", file=sys.stderr
-        )
+    except (ProbeError, OSError) as err:
+        why = f"cannot write the build's files ({err}): check the build directory" if isinstance(err, OSError) else err
+        print(f"{parser.prog}: error: {why}", file=sys.stderr)
         return 1
     return 0
 

@@ -3,13 +3,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The project's version: ``python tools/cuda_core_build/version.py`` prints it (Meson's ``project()``).
 
-The public part is the NVIDIA cuda.core release whose API this package provides, so that a downstream
-requirement such as ``cuda-core>=1.0`` is met by this build and pip keeps it; the local label says which
-build of this project it is, from git, the way setuptools-scm spells a position: on a tag ``vX.Y.Z``,
-``1.2.2+meson.X.Y.Z``; N commits after it ``1.2.2+meson.X.Y.Z.N.gHASH`` (``meson.0.N.gHASH`` with no
-tag); ``.dirty`` with uncommitted changes. Without .git: an sdist's PKG-INFO, else the commit and tag
-``git archive`` filled into .git_archival.txt (export-subst). ``CUDA_CORE_VERSION`` overrides them all.
-"""
+README's "Versions" says what it means: NVIDIA's API version, with this build's identity from git as the local
+label; else an sdist's PKG-INFO, else a ``git archive``'s .git_archival.txt; ``CUDA_CORE_VERSION`` overrides them."""
 
 from __future__ import annotations
 
@@ -23,6 +18,7 @@ SOURCE_ROOT = Path(__file__).resolve().parents[2]
 API_VERSION = "1.2.2"
 OVERRIDE = "CUDA_CORE_VERSION"
 DESCRIBED = re.compile(r"^v(\d+\.\d+\.\d+)(?:-(\d+)-g([0-9a-f]+))?$")
+FIX = f"build from a git clone or an sdist, or set {OVERRIDE} (e.g. {OVERRIDE}={API_VERSION}+meson.0)"
 
 
 class VersionError(Exception):
@@ -31,13 +27,8 @@ class VersionError(Exception):
 
 def local_label(tag: str | None, distance: int, commit: str, dirty: bool = False) -> str:
     """The version at ``distance`` commits after tag ``tag`` (X.Y.Z, or None), at ``commit``."""
-    parts = [
-        "meson",
-        tag or "0",
-        *([str(distance), f"g{commit}"] if distance or not tag else []),
-        *(["dirty"] if dirty else []),
-    ]
-    return f"{API_VERSION}+{'.'.join(parts)}"
+    position = [str(distance), f"g{commit}"] if distance or not tag else []
+    return f"{API_VERSION}+{'.'.join(['meson', tag or '0', *position, *(['dirty'] if dirty else [])])}"
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -47,7 +38,7 @@ def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def from_git(root: Path) -> str:
     head, status = _git(root, "rev-parse", "--short=9", "HEAD"), _git(root, "status", "--porcelain", "-uno")
     if head.returncode or status.returncode:
-        raise VersionError(f"git cannot read {root} ({(head.stderr or status.stderr).strip()}): {_fix()}")
+        raise VersionError(f"git cannot read {root} ({(head.stderr or status.stderr).strip()}): {FIX}")
     described = DESCRIBED.match(_git(root, "describe", "--tags", "--long", "--match", "v[0-9]*").stdout.strip())
     tag, distance = described.group(1, 2) if described else (None, _git(root, "rev-list", "--count", "HEAD").stdout)
     return local_label(tag, int(distance), head.stdout.strip(), bool(status.stdout.strip()))
@@ -55,20 +46,13 @@ def from_git(root: Path) -> str:
 
 def from_archival(root: Path) -> str | None:
     """The version of a ``git archive`` tree whose .git_archival.txt export-subst filled in."""
-    path = root / ".git_archival.txt"
-    fields = (
-        dict(line.split(": ", 1) for line in path.read_text().splitlines() if ": " in line) if path.is_file() else {}
-    )
+    text = (root / ".git_archival.txt").read_text() if (root / ".git_archival.txt").is_file() else ""
+    fields = dict(line.split(": ", 1) for line in text.splitlines() if ": " in line)
     if not re.fullmatch(r"[0-9a-f]{40}", fields.get("node", "")):
         return None
     described = DESCRIBED.match(fields.get("describe-name", "").strip())
-    if described is None:
-        return local_label(None, 0, fields["node"][:9])
-    return local_label(described.group(1), int(described.group(2) or 0), described.group(3) or fields["node"][:9])
-
-
-def _fix() -> str:
-    return f"build from a git clone or an sdist, or set {OVERRIDE} (e.g. {OVERRIDE}={API_VERSION}+meson.0)"
+    tag, distance, commit = described.groups() if described else (None, 0, None)
+    return local_label(tag, int(distance or 0), commit or fields["node"][:9])
 
 
 def version(root: Path = SOURCE_ROOT) -> str:
@@ -81,7 +65,7 @@ def version(root: Path = SOURCE_ROOT) -> str:
     found = re.search(r"^Version: (\S+)$", pkg_info, re.M)
     archived = found.group(1) if found else from_archival(root)
     if archived is None:
-        raise VersionError(f"{root} has no version: no .git, no PKG-INFO, no filled-in .git_archival.txt: {_fix()}")
+        raise VersionError(f"{root} has no version: no .git, no PKG-INFO, no filled-in .git_archival.txt: {FIX}")
     return archived
 
 

@@ -77,11 +77,6 @@ def join_metadata(lines: list[str], body: str) -> str:
 
 
 def bindings_extra(major: int) -> list[str]:
-    """The extra ``cuNN`` as NVIDIA's wheel declares it: that major's cuda-bindings with all its NVIDIA
-    libraries (NVRTC, nvJitLink, ...), and its cuda-toolkit."""
-    extra = f'extra == "cu{major}"'
-    return [
-        f"Provides-Extra: cu{major}",
-        f"Requires-Dist: cuda-bindings[all]=={major}.*; {extra}",
-        f"Requires-Dist: cuda-toolkit=={major}.*; {extra}",
-    ]
+    """The extra ``cuNN`` as NVIDIA's wheel declares it: cuda-bindings[all] (NVRTC, nvJitLink, ...), cuda-toolkit."""
+    requires = (f"cuda-bindings[all]=={major}.*", f"cuda-toolkit=={major}.*")
+    return [f"Provides-Extra: cu{major}", *(f'Requires-Dist: {name}; extra == "cu{major}"' for name in requires)]
