@@ -53,6 +53,16 @@ def test_an_isolated_build_requires_tool_ranges_from_the_floor(monkeypatch: pyte
         assert f"{tool}>={floor[tool]},<{int(floor[tool].split('.')[0]) + 1}" in named
 
 
+def test_an_isolated_wheel_build_is_not_refused_as_an_editable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """With the tools outside the target's site-packages (pip's isolation), a wheel builds and an editable is refused:
+    mesonpy's editable requirements hook is its wheel hook, so the two must be told apart by more than the hook."""
+    monkeypatch.setenv("CUDA_PATH", str(fake_toolkit(tmp_path / "cuda-13", 13000)))
+    monkeypatch.setattr(backend, "install_site_dirs", lambda: [tmp_path / "target-site-packages"])
+    assert "cuda-bindings==13.0.*" in backend.get_requires_for_build_wheel({})
+    with pytest.raises(SystemExit, match="temporary isolated environment"):
+        backend.get_requires_for_build_editable({})
+
+
 def test_no_toolkit_at_all_requires_the_cuda13_header_wheels(nothing_found: Path) -> None:
     requires = backend.get_requires_for_build_wheel({})
     assert set(facts.requirements(facts.cuda_pins(facts.default_cell(13).cuda))) <= set(requires)

@@ -82,9 +82,12 @@ def cuda_requirements(settings: ConfigSettings, installed: str | None = None) ->
     return list(facts.requirements(facts.cuda_pins(minor)))
 
 
-def _requires(hook: Callable[[ConfigSettings], list[str]], config_settings: ConfigSettings = None) -> list[str]:
-    """A requirements hook: mesonpy's ``hook``'s, the tool ranges, and the CUDA packages of the build."""
-    if hook is mesonpy.get_requires_for_build_editable:
+def _requires(
+    hook: Callable[[ConfigSettings], list[str]], config_settings: ConfigSettings = None, *, editable: bool = False
+) -> list[str]:
+    """A requirements hook: mesonpy's ``hook``'s, the tool ranges, and the CUDA packages of the build. ``editable``
+    is said, not told from ``hook``: mesonpy's editable hook is its wheel hook."""
+    if editable:
         refuse_isolated_editable()
     _start()
     settings, installed = for_install_target(config_settings, install_site_dirs())
@@ -93,7 +96,9 @@ def _requires(hook: Callable[[ConfigSettings], list[str]], config_settings: Conf
 
 get_requires_for_build_sdist = functools.partial(_requires, mesonpy.get_requires_for_build_sdist)  # dist configures
 get_requires_for_build_wheel = functools.partial(_requires, mesonpy.get_requires_for_build_wheel)
-get_requires_for_build_editable = functools.partial(_requires, mesonpy.get_requires_for_build_editable)
+get_requires_for_build_editable = functools.partial(
+    _requires, mesonpy.get_requires_for_build_editable, editable=True
+)
 
 
 def _start() -> None:
