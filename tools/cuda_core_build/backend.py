@@ -96,9 +96,7 @@ def _requires(
 
 get_requires_for_build_sdist = functools.partial(_requires, mesonpy.get_requires_for_build_sdist)  # dist configures
 get_requires_for_build_wheel = functools.partial(_requires, mesonpy.get_requires_for_build_wheel)
-get_requires_for_build_editable = functools.partial(
-    _requires, mesonpy.get_requires_for_build_editable, editable=True
-)
+get_requires_for_build_editable = functools.partial(_requires, mesonpy.get_requires_for_build_editable, editable=True)
 
 
 def _start() -> None:
