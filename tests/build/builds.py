@@ -38,6 +38,11 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 MAJORS = facts.supported_majors()
 
 
+def bindings_pin(major: int) -> str:
+    """The cuda-bindings version that ``major``'s default cell pins."""
+    return facts.cuda_pins(facts.default_cell(major).cuda)["cuda-bindings"]
+
+
 @dataclass(frozen=True)
 class Venv:
     """One pinned environment of tools/dev/devenv.py."""

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from builds import REPO_ROOT, Venv, run
+from builds import REPO_ROOT, Venv, bindings_pin, run
 from cuda_core_build import backend, facts
 from cuda_core_build import probe as cuda_probe
 
@@ -201,9 +201,9 @@ def test_an_isolated_build_is_for_the_major_of_the_bindings_where_it_installs(
         [venvs[13].python, "-c", code, sites, tmp_path], venvs[13].env(PYTHONPATH=str(REPO_ROOT / "tools")), tmp_path
     )
     target_12, asked_13, not_isolated, nothing_installed, pointed = json.loads(result.stdout.splitlines()[-1])
-    assert target_12 == [{"setup-args": ["-Dcuda-major=12"]}, facts.bindings_pin(12)]
+    assert target_12 == [{"setup-args": ["-Dcuda-major=12"]}, bindings_pin(12)]
     assert (
-        f"cuda-bindings {facts.bindings_pin(12)} is installed in {venvs[12].site_packages}: building for CUDA 12"
+        f"cuda-bindings {bindings_pin(12)} is installed in {venvs[12].site_packages}: building for CUDA 12"
         in result.stdout
     )
     assert asked_13 == [{"setup-args": "-Dcuda-major=13"}, None]

@@ -24,6 +24,7 @@ from builds import (
     Uv,
     Venv,
     backdate,
+    bindings_pin,
     build_info,
     compile_steps,
     cython_steps,
@@ -144,7 +145,7 @@ def test_a_toolkit_repointed_to_another_major_stops_at_the_probes_line(
         result = build(venv, build_dir, check=False)
         output = result.stdout + result.stderr
         assert result.returncode != 0 and nothing_compiled(output)
-        assert f"cuda-bindings {facts.bindings_pin(13)} of " in first_error(output)
+        assert f"cuda-bindings {bindings_pin(13)} of " in first_error(output)
         assert "is for CUDA 13, but the build uses CUDA 12.9 headers" in first_error(output)
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import cuda_probe
 import pytest
-from builds import venv_for
+from builds import bindings_pin, venv_for
 from cuda_core_build import facts, record
 from cuda_core_build import probe as probe_library
 from cuda_core_build.request import Request
@@ -34,7 +34,7 @@ WHEELS = {
     major: probe_library.wheels_advice(major, int(facts.default_cell(major).cuda.split(".")[1]))
     for major in facts.supported_majors()
 }
-BINDINGS = {major: facts.bindings_pin(major) for major in facts.supported_majors()}
+BINDINGS = {major: bindings_pin(major) for major in facts.supported_majors()}
 
 CUDA_H = """\
 /*

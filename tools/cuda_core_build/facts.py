@@ -1,8 +1,7 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The project's facts, each written once: requirements/matrix.ini (the Pythons, the tool sets, each CUDA
-minor's cuda-bindings and header wheels, the cells; ``cuNN`` is major NN's default cell, and the supported
-majors are those with one) and requirements/test.txt."""
+"""The project's facts, read from requirements/matrix.ini: the cells (``cuNN`` is major NN's default cell, and
+the supported majors are those with one), the tool sets, each CUDA minor's cuda-bindings and header wheels."""
 
 from __future__ import annotations
 
@@ -48,11 +47,6 @@ def cells() -> dict[str, Cell]:
     return {name: Cell(name, values["python"], values["cuda"], values["tools"]) for name, values in found}
 
 
-def suite_cells() -> tuple[str, ...]:
-    """The cells whose package tests README's test command runs."""
-    return tuple(matrix()["suite"]["cells"].split())
-
-
 def cuda_minors(major: int | None = None) -> tuple[str, ...]:
     """The CUDA minors of the matrix ('13.0', ...), of one major if given, ascending."""
     minors = [s[5:] for s in matrix().sections() if s.startswith("cuda-") and major in (None, int(s[5:].split(".")[0]))]
@@ -87,21 +81,10 @@ def tool_ranges() -> tuple[str, ...]:
     return tuple(f"{name}>={floor[name]},<{int(floor[name].split('.')[0]) + 1}" for name in BUILD_TOOLS)
 
 
-def cell_requirements(cell: Cell) -> tuple[str, ...]:
-    """What a cell's venv installs: its tools, its CUDA minor's packages, the test tools."""
-    lines = (REPO_ROOT / "requirements" / "test.txt").read_text().splitlines()
-    tests = tuple(stripped for line in lines if (stripped := line.split("#", 1)[0].strip()))
-    return (*requirements(tool_pins(cell.tools)), *requirements(cuda_pins(cell.cuda)), *tests)
-
-
 def header_wheels(major: int, minor: str | None = None) -> tuple[str, ...]:
     """NVIDIA's header wheels that stand in for a toolkit of ``major`` (the names of ``minor``'s pins)."""
     pins = cuda_pins(minor or default_cell(major).cuda)
     return tuple(name for name in pins if name.startswith("nvidia-") and "nvjitlink" not in name)
-
-
-def bindings_pin(major: int) -> str:
-    return cuda_pins(default_cell(major).cuda)["cuda-bindings"]
 
 
 def cython_pin() -> str:

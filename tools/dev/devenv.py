@@ -139,6 +139,13 @@ def has_pip(environment: Path) -> bool:
     return any(environment.glob("lib/python3.*/site-packages/pip/__init__.py"))
 
 
+def cell_requirements(cell: facts.Cell) -> tuple[str, ...]:
+    """What a cell's venv installs: its tools, its CUDA minor's packages, the test tools."""
+    lines = (REPO_ROOT / "requirements" / "test.txt").read_text().splitlines()
+    tests = tuple(stripped for line in lines if (stripped := line.split("#", 1)[0].strip()))
+    return (*facts.requirements(facts.tool_pins(cell.tools)), *facts.requirements(facts.cuda_pins(cell.cuda)), *tests)
+
+
 def ensure(cell_name: str, force: bool = False, root: Path = VENVS_DIR) -> Path:
     """Make sure the environment of a cell exists under ``root`` and is current; return its python.
 
@@ -153,7 +160,7 @@ def ensure(cell_name: str, force: bool = False, root: Path = VENVS_DIR) -> Path:
         )
     cell = cells[cell_name]
     python = find_python(cell.python)
-    requirements = facts.cell_requirements(cell)
+    requirements = cell_requirements(cell)
     target, target_python = venv_dir(cell_name, root), venv_python(cell_name, root)
     shown = target.relative_to(REPO_ROOT) if target.is_relative_to(REPO_ROOT) else target
     stamp = target / STAMP_NAME
