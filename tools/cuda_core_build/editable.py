@@ -1,8 +1,7 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
 """An editable cuda.core: meson-python's finder, made to share the namespace ``cuda`` (meson-python#775) and to
-rebuild under the build directory's lock, which the backend's builds hold too. The editable wheel's bootstrap loads
-this file from the source tree and calls :func:`install`. Standard library only."""
+rebuild under the build directory's lock; the editable wheel's bootstrap loads this file. Standard library only."""
 
 from __future__ import annotations
 
@@ -64,8 +63,7 @@ def locked(build_dir: Path, waiting: TextIO | None = None) -> Iterator[bool]:
 
 
 def rebuild(build_dir: Path, ninja: str, progress: TextIO, env: dict[str, str] | None = None) -> None:
-    """Bring ``build_dir`` up to date under its lock, saying so only when there is work. Raises
-    CalledProcessError when ninja fails, OSError when the directory is read-only and out of date."""
+    """Bring ``build_dir`` up to date under its lock, saying so only when there is work (OSError: read-only)."""
     with locked(build_dir, progress) as writable:
         if not writable:
             dry = subprocess.run([ninja, "-n"], cwd=build_dir, env=env, capture_output=True, text=True)
@@ -89,8 +87,7 @@ def rebuild(build_dir: Path, ninja: str, progress: TextIO, env: dict[str, str] |
 
 
 class SharedNamespaceFinder(importlib.abc.MetaPathFinder):
-    """The namespace ``cuda`` shared; a failure (a failed rebuild, a build directory that cannot serve) kept from
-    every ``cuda.*`` package but cuda.core. Without meson-python's finder it only keeps the failure."""
+    """The namespace ``cuda`` shared; a failure to build or serve cuda.core kept from every other ``cuda.*`` package."""
 
     def __init__(self, finder: importlib.abc.MetaPathFinder | None, failure: ImportError | None = None) -> None:
         self._editable = finder

@@ -11,8 +11,7 @@ from functools import cache
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-# The CUDA headers a build reads: it compiles against the first three and what they include, and
-# reads driver_types.h as text (the comments that explain cudaError_t).
+# The CUDA headers a build reads: it compiles the first three, and reads driver_types.h's cudaError_t docs as text.
 COMPILED_HEADERS = ("cuda.h", "nvrtc.h", "cudaProfiler.h")
 REQUIRED_HEADERS = (*COMPILED_HEADERS, "driver_types.h")
 BUILD_TOOLS = ("meson", "meson-python", "ninja", "cython", "cuda-pathfinder")  # what an isolated build requires
@@ -26,10 +25,6 @@ class Cell:
     python: str
     cuda: str
     tools: str
-
-    @property
-    def major(self) -> int:
-        return int(self.cuda.split(".")[0])
 
 
 @cache

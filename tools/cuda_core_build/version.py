@@ -1,10 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The project's version: ``python tools/cuda_core_build/version.py`` prints it (Meson's ``project()``).
-
-README's "Versions" says what it means: NVIDIA's API version, with this build's identity from git as the local
-label; else an sdist's PKG-INFO, else a ``git archive``'s .git_archival.txt; ``CUDA_CORE_VERSION`` overrides them."""
+"""The project's version, printed by ``python tools/cuda_core_build/version.py`` for Meson's ``project()``: NVIDIA's
+API version with git's identity of this build as the local label (README's "Versions"), else PKG-INFO's, else a
+``git archive``'s .git_archival.txt's; ``CUDA_CORE_VERSION`` overrides them."""
 
 from __future__ import annotations
 

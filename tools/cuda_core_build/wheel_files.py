@@ -45,16 +45,13 @@ class Wheel:
         """Write the wheel with a fresh RECORD, atomically."""
         record = self.dist_info("RECORD")
         names = [info.filename for info in self.entries if info.filename != record]
-        lines = [f"{n},sha256={_digest(self.contents[n])},{len(self.contents[n])}" for n in names]
+        digests = {n: base64.urlsafe_b64encode(hashlib.sha256(self.contents[n]).digest()).rstrip(b"=") for n in names}
+        lines = [f"{n},sha256={digests[n].decode()},{len(self.contents[n])}" for n in names]
         self.contents[record] = ("\n".join([*lines, f"{record},,"]) + "\n").encode()
         with zipfile.ZipFile(path.with_name(path.name + ".tmp"), "w") as target:
             for info in self.entries:
                 target.writestr(info, self.contents[info.filename], compress_type=zipfile.ZIP_DEFLATED)
         os.replace(path.with_name(path.name + ".tmp"), path)
-
-
-def _digest(data: bytes) -> str:
-    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
 
 def build_info_of(wheel: Wheel, prefix: str = "") -> dict[str, Any]:
