@@ -117,7 +117,6 @@ def stats_changed(build_dir: Path) -> bool:
 
 
 def readlink(path: str) -> str | None:
-    """The target of the link ``path``, None if it is none."""
     with contextlib.suppress(OSError):
         return os.readlink(path)
     return None
