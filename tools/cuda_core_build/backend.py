@@ -1,7 +1,6 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The PEP 517 backend of cuda-core: mesonpy, plus the build's requirements, the major of an isolated build, builds
-under their directory's lock, METADATA for the record's major, and editable installs (README's "Building")."""
+"""cuda-core's PEP 517 backend: mesonpy, plus CUDA requirements, locked builds, METADATA per major, editables."""
 
 from __future__ import annotations
 
@@ -97,8 +96,7 @@ get_requires_for_build_editable = functools.partial(_requires, mesonpy.get_requi
 
 @contextlib.contextmanager
 def _hook() -> Iterator[None]:
-    """Every hook's start, the environment as installed (a reinstall must not rebuild its editable) and a version;
-    a refusal of the build as pip's one line."""
+    """Every hook's start (the environment as installed, a version), and a refusal of the build as pip's one line."""
     probe.drop_editable_finders()
     try:
         version.version()

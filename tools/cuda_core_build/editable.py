@@ -1,7 +1,6 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""An editable cuda.core: meson-python's finder, made to share the namespace ``cuda`` (meson-python#775) and to
-rebuild under the build directory's lock; the editable wheel's bootstrap loads this file. Standard library only."""
+"""meson-python's editable finder, sharing ``cuda`` (meson-python#775) and rebuilding under lock; standard library."""
 
 from __future__ import annotations
 

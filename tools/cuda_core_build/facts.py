@@ -1,7 +1,6 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The project's facts, read from requirements/matrix.ini: the cells (``cuNN`` is major NN's default cell, and
-the supported majors are those with one), the tool sets, each CUDA minor's cuda-bindings and header wheels."""
+"""The facts of requirements/matrix.ini; ``cuNN`` is major NN's default cell, and the supported majors have one."""
 
 from __future__ import annotations
 

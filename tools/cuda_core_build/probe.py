@@ -1,7 +1,6 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Find the CUDA headers (in README's order, "Building"), cuda-bindings and Cython, and derive the CUDA major: the only
-place that does. A failure is a ProbeError: one line, the cause and a fix in the environment's own major's packages."""
+"""Find the CUDA headers, cuda-bindings and Cython, and derive the CUDA major: the only place that does."""
 
 from __future__ import annotations
 
@@ -112,8 +111,7 @@ def wheel_headers() -> Toolkit | None:
 
 
 def find_toolkit(request: Request) -> Toolkit:
-    """The headers, in the documented order; those pointed at are roots (relative ones from where the user stands),
-    each giving ROOT/include, or ROOT itself where it holds cuda.h."""
+    """The headers, in the documented order; a root pointed at gives ROOT/include, or ROOT where it has cuda.h."""
     if request.pointed_at:
         source, value = request.pointed_at
         roots = [Path(request.where) / Path(p.strip()).expanduser() for p in value.split(os.pathsep) if p.strip()]
@@ -124,7 +122,8 @@ def find_toolkit(request: Request) -> Toolkit:
             )
         if not roots:
             raise ProbeError(
-                f"{source}={value!r} names no directory: set it to a CUDA toolkit root, or unset it to use the header wheels"
+                f"{source}={value!r} names no directory: set it to a CUDA toolkit root, or unset it "
+                "to use the header wheels"
             )
         dirs = [next((d for d in (r / "include", r) if (d / "cuda.h").is_file()), r / "include") for r in roots]
         if not any((d / "cuda.h").is_file() for d in dirs):

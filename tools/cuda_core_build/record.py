@@ -1,8 +1,7 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""A build directory's record of its environment, ``cuda-config/environment.json`` (what was asked, the toolkit
-found, each input by real path and sha256), and its one reader; ``stats.json`` beside it holds each input's stat and
-the links on the way, so a check hashes only what moved. Standard library only: the editable loader loads this file."""
+"""A build directory's record of its environment, ``cuda-config/environment.json``, and its one reader; ``stats.json``
+beside it lets a check hash only what moved. Standard library only: the editable loader loads this file."""
 
 from __future__ import annotations
 

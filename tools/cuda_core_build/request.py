@@ -1,7 +1,6 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""What the user asked a build for, parsed once: the toolkit pointed at (an option, CUDA_PATH, CUDA_HOME) and the CUDA
-major; messages spell the options as that user does (Meson's steps, the backend's -Csetup-args, cuda_probe.py)."""
+"""What the user asked a build for, parsed once; messages spell the options as that user does."""
 
 from __future__ import annotations
 

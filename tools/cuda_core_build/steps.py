@@ -1,7 +1,6 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The build's steps, as Meson runs them: ``python tools/cuda_core_build/steps.py STEP [OPTIONS]``; a failure is one
-line on stderr. ``check`` lays the environment out in ``cuda-config/`` (README's "Exact rebuilds" says how)."""
+"""The build's steps, as Meson runs them: ``steps.py STEP [OPTIONS]``; a failure is one line on stderr."""
 
 from __future__ import annotations
 

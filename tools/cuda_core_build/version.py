@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The project's version, printed by ``python tools/cuda_core_build/version.py`` for Meson's ``project()``: NVIDIA's
-API version with this build's identity as the local label (README's "Versions")."""
+"""The version (README's "Versions"): ``python tools/cuda_core_build/version.py`` prints it for Meson's project()."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Wheels read and rewritten with a true RECORD; entries keep their order, timestamps and modes, so a
-reproducible wheel stays so. The backend patches METADATA with it, tools/release/merge_wheels.py merges."""
+"""Wheels read and rewritten with a true RECORD; entries keep order, timestamps and modes: reproducible stays so."""
 
 from __future__ import annotations
 
