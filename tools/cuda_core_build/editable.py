@@ -42,7 +42,7 @@ def _record() -> ModuleType:
 
 
 @contextlib.contextmanager
-def locked(build_dir: Path, waiting: TextIO | None = None) -> Iterator[bool]:
+def locked(build_dir: Path, waiting: TextIO) -> Iterator[bool]:
     """Hold the build directory's lock (saying so when another process has it); False: read-only."""
     try:
         lock = open(Path(build_dir) / LOCK, "a")
@@ -55,8 +55,7 @@ def locked(build_dir: Path, waiting: TextIO | None = None) -> Iterator[bool]:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            if waiting is not None:
-                print(f"cuda-core: waiting for another build in {build_dir} to finish", file=waiting, flush=True)
+            print(f"cuda-core: waiting for another build in {build_dir} to finish", file=waiting, flush=True)
             fcntl.flock(lock, fcntl.LOCK_EX)
         yield True
 

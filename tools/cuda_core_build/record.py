@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 CONFIG, RECORD, STATS = "cuda-config", "environment.json", "stats.json"
-TOOLS = {"compiler": "the C++ compiler", "python": "Python", "ninja": "ninja"}  # a change said by where they are now
+TOOLS = {"compiler": "the C++ compiler", "python": "Python", "ninja": "ninja"}
 ROLES = {"header": "CUDA headers", "bindings": "cuda-bindings files", "cython": "Cython files", **TOOLS}
 
 
@@ -77,16 +77,14 @@ def write(build_dir: Path, record: Record) -> bool:
 
 def changes(old: Record, new: Record) -> list[str]:
     """What differs between two records: versions, each role's inputs, the variants."""
-    versions = (("cuda_version", "CUDA_VERSION"), ("bindings_version", "cuda-bindings"), ("cython_version", "Cython"))
-    found = [
-        f"{label} {getattr(old, k)} -> {getattr(new, k)}" for k, label in versions if getattr(old, k) != getattr(new, k)
-    ]
+    versions = {"CUDA_VERSION": "cuda_version", "cuda-bindings": "bindings_version", "Cython": "cython_version"}
+    pairs = {label: (getattr(old, key), getattr(new, key)) for label, key in versions.items()}
+    found = [f"{label} {was} -> {now}" for label, (was, now) in pairs.items() if was != now]
     for role, label in ROLES.items():
         before, after = old.inputs.get(role, {}), new.inputs.get(role, {})
         names = sorted(n for n in {*before, *after} if before.get(n) != after.get(n))
-        moved = [
-            f"{n} {before[n][0]} -> {after[n][0]}" if role in TOOLS and n in before and n in after else n for n in names
-        ]
+        both = before.keys() & after.keys() if role in TOOLS else set()  # a tool's change says where it is now
+        moved = [f"{n} {before[n][0]} -> {after[n][0]}" if n in both else n for n in names]
         if names:
             found.append(f"{label} ({', '.join(moved[:3])}{f' and {len(names) - 3} more' if len(names) > 3 else ''})")
     return found + [f"_compat {n} -> {v}" for n, v in sorted(new.compat.items()) if old.compat.get(n) != v]

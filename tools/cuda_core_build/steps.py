@@ -154,9 +154,8 @@ def derive(
         "python": {"python": sys.executable},
         "ninja": {"ninja": ninja} if ninja else {},
     }
-    cached, stats, inputs = record.read_stats(build_dir)["files"], {"files": {}, "links": {}}, {}
+    cached, stats, inputs = record.read_stats(build_dir)["files"], {"files": {}, "links": {}}, {r: {} for r in found}
     for role, files in found.items():
-        inputs[role] = {}
         for name, path in sorted(files.items()):
             if any(char in path for char in ODD):
                 raise ProbeError(
