@@ -144,31 +144,35 @@ def metadata_for_major(metadata: str, major: int) -> str:
     return join_metadata(lines, body)
 
 
-def _build(build: Callable[..., str], directory: str, settings: dict[str, Any], metadata_dir: str | None) -> str:
-    """mesonpy's wheel with METADATA for the major of its build directory's record, and an editable's bootstrap."""
+def _build(
+    build: Callable[..., str],
+    wheel_directory: str,
+    config_settings: ConfigSettings = None,
+    metadata_directory: str | None = None,
+) -> str:
+    """A wheel hook: mesonpy's ``build``'s wheel, with METADATA for its build directory's major; an editable's files."""
+    with _hook():
+        if build is mesonpy.build_editable:
+            refuse_isolated_editable()
+            settings, major = editable_build_dir(config_settings)
+            _log(f"editable build for CUDA {major} in {settings['build-dir']}")
+        else:
+            settings = dict(for_install_target(config_settings, install_site_dirs())[0] or {})
     with building(settings) as build_dir:
-        name = build(directory, settings, metadata_dir)
+        name = build(wheel_directory, settings, metadata_directory)
         major = record.read(build_dir).major
-    wheel = Wheel.read(Path(directory) / name)
+    wheel = Wheel.read(Path(wheel_directory) / name)
     metadata = wheel.dist_info("METADATA")
     extra = _editable_files(wheel, build_dir) if build is mesonpy.build_editable else {}
     for file, data in {metadata: metadata_for_major(wheel.text(metadata), major).encode(), **extra}.items():
         wheel.put(file, data)
-    wheel.write(Path(directory) / name)
+    wheel.write(Path(wheel_directory) / name)
     return name
 
 
 def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) -> str:
     with _hook(), building(dict(config_settings or {})):
         return mesonpy.build_sdist(sdist_directory, config_settings)
-
-
-def build_wheel(
-    wheel_directory: str, config_settings: ConfigSettings = None, metadata_directory: str | None = None
-) -> str:
-    with _hook():
-        settings = dict(for_install_target(config_settings, install_site_dirs())[0] or {})
-    return _build(mesonpy.build_wheel, wheel_directory, settings, metadata_directory)
 
 
 def environment_key() -> str:
@@ -219,11 +223,5 @@ def _editable_files(wheel: Wheel, build_dir: Path) -> dict[str, bytes]:
     }
 
 
-def build_editable(
-    wheel_directory: str, config_settings: ConfigSettings = None, metadata_directory: str | None = None
-) -> str:
-    with _hook():
-        refuse_isolated_editable()
-        settings, major = editable_build_dir(config_settings)
-    _log(f"editable build for CUDA {major} in {settings['build-dir']}")
-    return _build(mesonpy.build_editable, wheel_directory, settings, metadata_directory)
+build_wheel = functools.partial(_build, mesonpy.build_wheel)
+build_editable = functools.partial(_build, mesonpy.build_editable)
