@@ -31,7 +31,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 PROBE = REPO_ROOT / "tools" / "dev" / "cuda_probe.py"
 ERROR_PREFIX = "cuda_probe.py: error: "
 WHEELS = {
-    major: probe_library.wheels_advice(major, int(facts.default_cell(major).cuda.split(".")[1]))
+    major: probe_library.wheels_advice(major, int(facts.default_cuda(major).split(".")[1]))
     for major in facts.supported_majors()
 }
 BINDINGS = {major: bindings_pin(major) for major in facts.supported_majors()}

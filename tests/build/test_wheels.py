@@ -234,7 +234,7 @@ def test_python_m_build_makes_an_sdist_and_a_wheel_of_the_headers_major(
     assert not {d for d in top_level if d == "build" or d.startswith(("build-", ".venvs", ".mesonpy"))}, top_level
     assert not any(n.endswith((".so", ".pyx.cpp", "_build_info.py")) for n in names)
     assert (
-        f"building against NVIDIA's CUDA {facts.default_cell(12).cuda} header wheels (requirements/matrix.ini)"
+        f"building against NVIDIA's CUDA {facts.default_cuda(12)} header wheels (requirements/matrix.ini)"
         in python_m_build.output
     )
     wheel = Wheel.read(python_m_build.wheel)

@@ -73,7 +73,7 @@ def cuda_requirements(settings: ConfigSettings, installed: str | None = None) ->
         _log(f"CUDA {toolkit.major}.{toolkit.minor} headers via {toolkit.found_via}: requiring {pin}")
         return [pin]
     minor = ".".join((installed or "").split(".")[:2])
-    minor = minor if minor in facts.cuda_minors(major) else facts.default_cell(major).cuda
+    minor = minor if minor in facts.cuda_minors(major) else facts.default_cuda(major)
     _log(f"{why}; building against NVIDIA's CUDA {minor} header wheels (requirements/matrix.ini)")
     return list(facts.requirements(facts.cuda_pins(minor)))
 

@@ -1,11 +1,10 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The facts of requirements/matrix.ini; ``cuNN`` is major NN's default cell, and the supported majors have one."""
+"""The build's facts, from requirements/matrix.ini: ``cuNN`` is major NN's default cell; supported majors have one."""
 
 from __future__ import annotations
 
 import configparser
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -14,16 +13,6 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 COMPILED_HEADERS = ("cuda.h", "nvrtc.h", "cudaProfiler.h")
 REQUIRED_HEADERS = (*COMPILED_HEADERS, "driver_types.h")
 BUILD_TOOLS = ("meson", "meson-python", "ninja", "cython", "cuda-pathfinder")  # what an isolated build requires
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One point of the matrix: a Python ('3.11'), a CUDA minor ('13.0'), a tool set ('newest')."""
-
-    name: str
-    python: str
-    cuda: str
-    tools: str
 
 
 @cache
@@ -35,12 +24,6 @@ def matrix() -> configparser.ConfigParser:
     return parser
 
 
-def cells() -> dict[str, Cell]:
-    """Every cell by name, in the file's order."""
-    found = [(s[5:], matrix()[s]) for s in matrix().sections() if s.startswith("cell.")]
-    return {name: Cell(name, values["python"], values["cuda"], values["tools"]) for name, values in found}
-
-
 def cuda_minors(major: int | None = None) -> tuple[str, ...]:
     """The CUDA minors of the matrix ('13.0', ...), of one major if given, ascending."""
     minors = [s[5:] for s in matrix().sections() if s.startswith("cuda-") and major in (None, int(s[5:].split(".")[0]))]
@@ -49,11 +32,12 @@ def cuda_minors(major: int | None = None) -> tuple[str, ...]:
 
 @cache
 def supported_majors() -> tuple[int, ...]:
-    return tuple(sorted(int(name[2:]) for name in cells() if name.startswith("cu") and name[2:].isdigit()))
+    return tuple(sorted(int(s[7:]) for s in matrix().sections() if s.startswith("cell.cu") and s[7:].isdigit()))
 
 
-def default_cell(major: int) -> Cell:
-    return cells()[f"cu{major}"]
+def default_cuda(major: int) -> str:
+    """The CUDA minor of major ``major``'s default cell, ``cuNN`` ('13.0')."""
+    return matrix()[f"cell.cu{major}"]["cuda"]
 
 
 def cuda_pins(minor: str) -> dict[str, str]:
@@ -77,7 +61,7 @@ def tool_ranges() -> tuple[str, ...]:
 
 def header_wheels(major: int, minor: str | None = None) -> tuple[str, ...]:
     """NVIDIA's header wheels that stand in for a toolkit of ``major`` (the names of ``minor``'s pins)."""
-    pins = cuda_pins(minor or default_cell(major).cuda)
+    pins = cuda_pins(minor or default_cuda(major))
     return tuple(name for name in pins if name.startswith("nvidia-") and "nvjitlink" not in name)
 
 

@@ -193,7 +193,7 @@ def environment_minor(otherwise: tuple[int, int | None] | None = None) -> tuple[
 
 def wheels_advice(major: int, minor: int | None = None) -> str:
     """The pip command that installs NVIDIA's header wheels of ``major.minor``."""
-    version = f"{major}.{minor}" if minor is not None else facts.default_cell(major).cuda
+    version = f"{major}.{minor}" if minor is not None else facts.default_cuda(major)
     names = facts.header_wheels(major, version if version in facts.cuda_minors(major) else None)
     return "pip install " + " ".join(f'"{name}=={version}.*"' for name in names)
 
