@@ -108,8 +108,7 @@ def links_on_the_way(path: str) -> dict[str, str]:
             current = current if part == "." else candidate
         else:
             found[str(candidate)] = target
-            if Path(target).is_absolute():
-                current = Path(Path(target).anchor)
+            current = Path(Path(target).anchor) if Path(target).is_absolute() else current
             pending = [*Path(target).parts[1 if Path(target).is_absolute() else 0 :], *pending]
     return found
 
