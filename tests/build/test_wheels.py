@@ -24,7 +24,8 @@ from pathlib import Path
 import pytest
 from builds import GIT, MAJORS, REPO_ROOT, SOURCE_DATE_EPOCH, SessionBuilds, Venv, bindings_pin, run
 from cuda_core_build import facts, version
-from cuda_core_build.wheel_files import Wheel, build_info_of
+from cuda_core_build.wheel_files import Wheel
+from merge_wheels import build_info_of
 
 MERGE = REPO_ROOT / "tools" / "release" / "merge_wheels.py"
 TAGGED = "v2.7.1"  # the tag the python -m build test releases

@@ -4,14 +4,12 @@
 
 from __future__ import annotations
 
-import ast
 import base64
 import hashlib
 import os
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 
 @dataclass
@@ -51,15 +49,6 @@ class Wheel:
             for info in self.entries:
                 target.writestr(info, self.contents[info.filename], compress_type=zipfile.ZIP_DEFLATED)
         os.replace(path.with_name(path.name + ".tmp"), path)
-
-
-def build_info_of(wheel: Wheel, prefix: str = "") -> dict[str, Any]:
-    """The literal assignments of the build info a cuda-core wheel carries (under ``prefix`` if given)."""
-    name = f"cuda/core/{prefix}_build_info.py"
-    if name not in wheel.contents:
-        raise ValueError(f"no {name} in the wheel: not a cuda-core wheel built by this project")
-    body = ast.parse(wheel.text(name)).body
-    return {n.targets[0].id: ast.literal_eval(n.value) for n in body if isinstance(n, ast.Assign)}  # type: ignore[attr-defined]
 
 
 def metadata_headers(metadata: str) -> tuple[list[str], str]:
