@@ -42,7 +42,7 @@ def from_git(root: Path) -> str:
 
 
 def version(root: Path = SOURCE_ROOT) -> str:
-    """The version of the source tree at ``root``: the override, git's, an sdist's PKG-INFO's, a git archive's."""
+    """The version of ``root``: the override, git's, an sdist's PKG-INFO's, a git archive's .git_archival.txt's."""
     if os.environ.get(OVERRIDE, "").strip():
         return os.environ[OVERRIDE].strip()
     if (root / ".git").exists():
@@ -50,7 +50,6 @@ def version(root: Path = SOURCE_ROOT) -> str:
     pkg_info = (root / "PKG-INFO").read_text(errors="replace") if (root / "PKG-INFO").is_file() else ""
     if found := re.search(r"^Version: (\S+)$", pkg_info, re.M):
         return found.group(1)
-    # A ``git archive`` tree: its .git_archival.txt, where export-subst filled it in.
     text = (root / ".git_archival.txt").read_text() if (root / ".git_archival.txt").is_file() else ""
     fields = dict(line.split(": ", 1) for line in text.splitlines() if ": " in line)
     if not re.fullmatch(r"[0-9a-f]{40}", fields.get("node", "")):
