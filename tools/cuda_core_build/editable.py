@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""meson-python's editable finder, sharing ``cuda`` (meson-python#775) and rebuilding under lock; standard library."""
+"""meson-python's editable finder, sharing ``cuda`` (meson-python#775), rebuilding under lock. Stdlib only."""
 
 from __future__ import annotations
 
