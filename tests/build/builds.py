@@ -38,6 +38,11 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 MAJORS = facts.supported_majors()
 
 
+def bindings_pin(major: int) -> str:
+    """The cuda-bindings version that ``major``'s default cell pins."""
+    return facts.cuda_pins(facts.default_cuda(major))["cuda-bindings"]
+
+
 @dataclass(frozen=True)
 class Venv:
     """One pinned environment of tools/dev/devenv.py."""
@@ -73,7 +78,7 @@ class Venv:
 def venv_for(major: int) -> Venv:
     """The build tools of ``major``: the default cell's venv under build/.venvs/ (the test runners'
     own), made or checked by devenv once per session."""
-    cell = facts.default_cell(major).name
+    cell = devenv.default_cell(major).name
     try:
         return Venv(major, devenv.ensure(cell, root=devenv.TEST_VENVS_DIR).parent.parent)
     except (devenv.PythonMissing, subprocess.CalledProcessError) as err:

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from builds import REPO_ROOT, Venv, run
+from builds import REPO_ROOT, Venv, bindings_pin, run
 from cuda_core_build import backend, facts
 from cuda_core_build import probe as cuda_probe
 
@@ -65,20 +65,20 @@ def test_an_isolated_wheel_build_is_not_refused_as_an_editable(monkeypatch: pyte
 
 def test_no_toolkit_at_all_requires_the_cuda13_header_wheels(nothing_found: Path) -> None:
     requires = backend.get_requires_for_build_wheel({})
-    assert set(facts.requirements(facts.cuda_pins(facts.default_cell(13).cuda))) <= set(requires)
+    assert set(facts.requirements(facts.cuda_pins(facts.default_cuda(13)))) <= set(requires)
     assert any(r.startswith("nvidia-cuda-runtime==13") for r in requires)
 
 
 def test_incomplete_default_toolkit_falls_back_on_its_majors_wheels(nothing_found: Path) -> None:
     fake_toolkit(nothing_found, 12090, headers=("cuda.h",))  # a toolkit without nvrtc.h
-    assert set(facts.requirements(facts.cuda_pins(facts.default_cell(12).cuda))) <= set(
+    assert set(facts.requirements(facts.cuda_pins(facts.default_cuda(12)))) <= set(
         backend.get_requires_for_build_editable({})
     )
 
 
 def test_requested_major_picks_the_fallback_wheels(nothing_found: Path) -> None:
     requires = backend.get_requires_for_build_wheel({"setup-args": ["-Dcuda-major=12"]})
-    assert set(facts.requirements(facts.cuda_pins(facts.default_cell(12).cuda))) <= set(requires)
+    assert set(facts.requirements(facts.cuda_pins(facts.default_cuda(12)))) <= set(requires)
 
 
 def test_an_explicit_incomplete_toolkit_is_an_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -149,7 +149,7 @@ def test_a_default_toolkit_of_another_major_falls_back_on_the_majors_wheels(noth
     NVIDIA's CUDA 12 header wheels, not an error."""
     fake_toolkit(nothing_found, 13000)
     requires = backend.get_requires_for_build_wheel({"setup-args": ["-Dcuda-major=12"]})
-    assert set(facts.requirements(facts.cuda_pins(facts.default_cell(12).cuda))) <= set(requires)
+    assert set(facts.requirements(facts.cuda_pins(facts.default_cuda(12)))) <= set(requires)
     assert not any(r.startswith("nvidia-cuda-runtime==13") for r in requires)
 
 
@@ -201,9 +201,9 @@ def test_an_isolated_build_is_for_the_major_of_the_bindings_where_it_installs(
         [venvs[13].python, "-c", code, sites, tmp_path], venvs[13].env(PYTHONPATH=str(REPO_ROOT / "tools")), tmp_path
     )
     target_12, asked_13, not_isolated, nothing_installed, pointed = json.loads(result.stdout.splitlines()[-1])
-    assert target_12 == [{"setup-args": ["-Dcuda-major=12"]}, facts.bindings_pin(12)]
+    assert target_12 == [{"setup-args": ["-Dcuda-major=12"]}, bindings_pin(12)]
     assert (
-        f"cuda-bindings {facts.bindings_pin(12)} is installed in {venvs[12].site_packages}: building for CUDA 12"
+        f"cuda-bindings {bindings_pin(12)} is installed in {venvs[12].site_packages}: building for CUDA 12"
         in result.stdout
     )
     assert asked_13 == [{"setup-args": "-Dcuda-major=13"}, None]
@@ -217,5 +217,5 @@ def test_the_header_wheels_are_of_the_installed_bindings_minor(nothing_found: Pa
     the target holds: the header wheels and bindings of their minor, where the matrix has it."""
     asked_12 = {"setup-args": ["-Dcuda-major=12"]}
     assert set(facts.requirements(facts.cuda_pins("12.8"))) <= set(backend.cuda_requirements(asked_12, "12.8.0"))
-    default = facts.requirements(facts.cuda_pins(facts.default_cell(12).cuda))
+    default = facts.requirements(facts.cuda_pins(facts.default_cuda(12)))
     assert set(default) <= set(backend.cuda_requirements(asked_12, "12.6.3"))

@@ -23,7 +23,7 @@ ADVICE = re.compile(r"pip install ((?:\"[^\"]+\" ?)+)")
 
 @pytest.mark.network
 def test_the_advice_in_a_cuda_12_venv_works_as_written(builds: SessionBuilds, uv: Uv, tmp_path: Path) -> None:
-    cell = facts.default_cell(12)
+    cell = devenv.default_cell(12)
     venv = tmp_path / "cu12-user"
     run([uv.path, "venv", "--quiet", "--seed", "--python", devenv.find_python(cell.python), venv], uv.env(), tmp_path)
     user = Venv(12, venv)

@@ -21,7 +21,6 @@ import pytest
 import run_matrix
 import run_tests
 from builds import MAJORS, REPO_ROOT, copy_checkout, venv_for
-from cuda_core_build import facts
 
 RUN_TESTS = Path("tools") / "dev" / "run_tests.py"
 
@@ -86,7 +85,7 @@ def matrix_row(cell: str, passed: str, date: str) -> list[str]:
 def test_one_cell_written_replaces_its_row_alone() -> None:
     """``run_matrix.py CELL --write`` merges that cell's row into docs/matrix.md: every other row,
     their dates, and the text around the table stay; the line of the last full run too."""
-    order = list(facts.cells())
+    order = list(devenv.cells())
     document = (REPO_ROOT / "docs" / "matrix.md").read_text()
     before, rows, after = run_matrix.split_document(document)
     assert [row[0] for row in rows] == order and all(row[-1] for row in rows)
@@ -100,7 +99,7 @@ def test_one_cell_written_replaces_its_row_alone() -> None:
 
 
 def test_a_run_of_every_cell_says_when() -> None:
-    order = list(facts.cells())
+    order = list(devenv.cells())
     old = run_matrix.merge_document(None, [matrix_row(order[0], "1", "2030-01-01")], order, None)
     assert run_matrix.FULL_RUN not in old
     rows = [matrix_row(cell, "2", "2030-01-02") for cell in reversed(order)]
@@ -130,7 +129,7 @@ def test_devenv_venvs_made_with_uv_hold_pip(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setenv("PATH", f"{uv_only}{os.pathsep}/usr/bin:/bin")
     monkeypatch.setenv("UV_CACHE_DIR", str(devenv.TEST_VENVS_DIR / "uv-cache"))
     monkeypatch.setenv("UV_LINK_MODE", "hardlink")
-    cell = facts.default_cell(MAJORS[-1]).name
+    cell = devenv.default_cell(MAJORS[-1]).name
     python = devenv.ensure(cell, root=tmp_path / "venvs")
     pip = [str(python), "-m", "pip", "--version"]
     assert subprocess.run(pip, capture_output=True).returncode == 0

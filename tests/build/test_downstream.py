@@ -31,7 +31,7 @@ CRT_WHEELS = {12: "nvidia-cuda-nvcc-cu12", 13: "nvidia-cuda-crt"}
 
 def crt_headers(uv: Uv, major: int, target: Path) -> Path:
     """The include dir holding crt/ of the CUDA minor of ``major``'s venv, installed into ``target``."""
-    pins = facts.cuda_pins(facts.default_cell(major).cuda)
+    pins = facts.cuda_pins(facts.default_cuda(major))
     compiler_version = next(version for name, version in pins.items() if name.startswith("nvidia-cuda-nvrtc"))
     uv.install_target(target, f"{CRT_WHEELS[major]}=={compiler_version}")
     return next(target.glob("nvidia/*/include/crt/host_defines.h")).parents[1]

@@ -24,6 +24,7 @@ from builds import (
     Uv,
     Venv,
     backdate,
+    bindings_pin,
     build_info,
     compile_steps,
     cython_steps,
@@ -46,7 +47,7 @@ TARGETS = ("cuda_core/cuda/core/_build_info.py", *MODULES.values())
 
 def scratch_venv(uv: Uv, root: Path, minor: str, tools: str = "newest") -> Venv:
     """A fresh venv with a tool set and one CUDA minor's cuda-bindings and header wheels."""
-    python = devenv.find_python(facts.default_cell(int(minor.split(".")[0])).python)
+    python = devenv.find_python(devenv.default_cell(int(minor.split(".")[0])).python)
     return uv.venv(
         root, python, *facts.requirements(facts.tool_pins(tools)), *facts.requirements(facts.cuda_pins(minor))
     )
@@ -133,18 +134,18 @@ def test_a_repointed_toolkit_rebuilds_as_a_clean_build_of_the_new_one(
 def test_a_toolkit_repointed_to_another_major_stops_at_the_probes_line(
     builds: SessionBuilds, uv: Uv, tmp_path: Path
 ) -> None:
-    venv = scratch_venv(uv, tmp_path / "venv", facts.default_cell(13).cuda)
+    venv = scratch_venv(uv, tmp_path / "venv", facts.default_cuda(13))
     link = tmp_path / "cuda"
-    link.symlink_to(toolkit(uv, tmp_path / "cuda-13", facts.default_cell(13).cuda))
+    link.symlink_to(toolkit(uv, tmp_path / "cuda-13", facts.default_cuda(13)))
     build_dir = set_up(builds, venv, "build-to-another-major", f"-Dcuda-path={link}")
-    cuda12 = toolkit(uv, tmp_path / "cuda-12", facts.default_cell(12).cuda)
+    cuda12 = toolkit(uv, tmp_path / "cuda-12", facts.default_cuda(12))
     backdate(cuda12)
     repoint(link, cuda12)
     for _ in range(2):  # and again: nothing was trusted in between
         result = build(venv, build_dir, check=False)
         output = result.stdout + result.stderr
         assert result.returncode != 0 and nothing_compiled(output)
-        assert f"cuda-bindings {facts.bindings_pin(13)} of " in first_error(output)
+        assert f"cuda-bindings {bindings_pin(13)} of " in first_error(output)
         assert "is for CUDA 13, but the build uses CUDA 12.9 headers" in first_error(output)
 
 
@@ -194,7 +195,7 @@ def test_older_bindings_of_the_same_major_rebuild_as_a_clean_build(
 def test_a_cython_swapped_with_old_mtimes_recythonizes(builds: SessionBuilds, uv: Uv, tmp_path: Path) -> None:
     """Another Cython (the floor tool set's) installed by uv, dated before the build: every module
     is cythonized again, and the shared utility module regenerated."""
-    venv = scratch_venv(uv, tmp_path / "venv", facts.default_cell(13).cuda)
+    venv = scratch_venv(uv, tmp_path / "venv", facts.default_cuda(13))
     build_dir = set_up(builds, venv, "build-other-cython")
     floor = facts.tool_pins("floor")["cython"]
     uv.install(venv, f"cython=={floor}")
@@ -210,7 +211,7 @@ def test_a_cython_swapped_with_old_mtimes_recythonizes(builds: SessionBuilds, uv
 def test_a_cuda_path_list_that_mixes_majors_is_refused_at_setup(builds: SessionBuilds, uv: Uv, tmp_path: Path) -> None:
     """CUDA_PATH=<CUDA 12.9>:<CUDA 13.0>: one line naming both, and no build dir that a later build
     could trust."""
-    venv = scratch_venv(uv, tmp_path / "venv", facts.default_cell(12).cuda)
+    venv = scratch_venv(uv, tmp_path / "venv", facts.default_cuda(12))
     roots = [toolkit(uv, tmp_path / "cuda-12", "12.9"), toolkit(uv, tmp_path / "cuda-13", "13.0")]
     (roots[0] / "include" / "nvrtc.h").unlink()  # the first entry lacks a header the second has
     build_dir = builds.checkout / "build-mixed-cuda-path"
@@ -227,7 +228,7 @@ def test_a_cuda_path_list_that_mixes_majors_is_refused_at_setup(builds: SessionB
 def test_a_venv_reached_through_a_link_that_goes_keeps_building(builds: SessionBuilds, uv: Uv, tmp_path: Path) -> None:
     """A venv set up through a link (its scripts name the link) that is later removed: the build dir
     recorded the venv's real path, and the next build after an edit still works."""
-    python = devenv.find_python(facts.default_cell(13).python)
+    python = devenv.find_python(devenv.default_cell(13).python)
     real = uv.venv(tmp_path / "real-venv", python)
     link = tmp_path / "venv-link"
     link.symlink_to(real.root)
@@ -235,7 +236,7 @@ def test_a_venv_reached_through_a_link_that_goes_keeps_building(builds: SessionB
     uv.install(
         via_link,
         *facts.requirements(facts.tool_pins()),
-        *facts.requirements(facts.cuda_pins(facts.default_cell(13).cuda)),
+        *facts.requirements(facts.cuda_pins(facts.default_cuda(13))),
     )
     assert str(link) in (link / "bin" / "meson").read_text().splitlines()[0]
     build_dir = set_up(builds, via_link, "build-through-a-link")
@@ -295,9 +296,9 @@ def test_a_toolkit_through_a_link_longer_than_its_target_builds_as_a_clean_build
 def test_a_reinstall_of_the_same_wheels_rebuilds_nothing(builds: SessionBuilds, uv: Uv, tmp_path: Path) -> None:
     """pip install --force-reinstall of the same header wheels, cuda-bindings and Cython (new files,
     new mtimes, the same bytes): the content check runs, says nothing changed, and that is all."""
-    venv = scratch_venv(uv, tmp_path / "venv", facts.default_cell(13).cuda)
+    venv = scratch_venv(uv, tmp_path / "venv", facts.default_cuda(13))
     build_dir = set_up(builds, venv, "build-reinstalled")
-    pins = {**facts.cuda_pins(facts.default_cell(13).cuda), "cython": facts.cython_pin()}
+    pins = {**facts.cuda_pins(facts.default_cuda(13)), "cython": facts.cython_pin()}
     uv.install(venv, "--reinstall", "--link-mode=copy", *(f"{name}=={version}" for name, version in pins.items()))
     assert not no_work(venv, build_dir)  # ninja sees new files: the content check has work
     output = build(venv, build_dir).stdout
@@ -311,7 +312,7 @@ def test_a_compiler_wrapper_first_on_path_is_a_change_of_environment(
 ) -> None:
     """A `c++` that adds a flag, put first on PATH (module load, devtoolset): the next build that compiles
     says the compiler changed and recompiles every module with it, as a clean build with it would."""
-    venv = scratch_venv(uv, tmp_path / "venv", facts.default_cell(13).cuda)
+    venv = scratch_venv(uv, tmp_path / "venv", facts.default_cuda(13))
     build_dir = set_up(builds, venv, "build-wrapped")
     wrapper = tmp_path / "wrapper" / "c++"
     wrapper.parent.mkdir()

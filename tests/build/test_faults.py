@@ -22,6 +22,7 @@ from builds import (
     MAJORS,
     SessionBuilds,
     Venv,
+    bindings_pin,
     build_dir_copy,
     build_info,
     extension_modules,
@@ -270,7 +271,7 @@ def test_changed_bindings_fail_with_the_probes_line_before_any_compile(builds: S
         recorded = json.loads((build_dir / "cuda-config" / "environment.json").read_text())
         assert recorded["bindings_root"] == os.path.realpath(site)
         metadata = dist_info / "METADATA"
-        metadata.write_text(metadata.read_text().replace(f"Version: {facts.bindings_pin(13)}", "Version: 12.9.10"))
+        metadata.write_text(metadata.read_text().replace(f"Version: {bindings_pin(13)}", "Version: 12.9.10"))
         (site / "cuda/bindings/_version.py").write_text('__version__ = "12.9.10"\n')
         result = ninja(venv, build_dir, check=False, PYTHONPATH=str(site))
         output = result.stdout + result.stderr

@@ -12,8 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from builds import MAJORS, SessionBuilds, Venv, run
-from cuda_core_build import facts
+from builds import MAJORS, SessionBuilds, Venv, bindings_pin, run
 
 
 @pytest.fixture(scope="session")
@@ -32,10 +31,10 @@ def test_main_reports_build_and_no_driver(installed: dict[int, Path], venvs: dic
     assert report["build"]["cuda_major"] == major
     assert report["build"]["cuda_bindings_version"].startswith(f"{major}.")
     assert report["driver"] is None and report["error"].startswith("no CUDA driver found")
-    assert report["cuda_bindings_installed"] == facts.bindings_pin(major)
+    assert report["cuda_bindings_installed"] == bindings_pin(major)
     text = run_in(venvs[major], installed[major], "-m", "cuda.core").stdout
     assert f"built for CUDA {major}" in text and "no CUDA driver found" in text
-    assert f"running with cuda-bindings {facts.bindings_pin(major)}" in text
+    assert f"running with cuda-bindings {bindings_pin(major)}" in text
 
 
 @pytest.mark.parametrize("major", MAJORS)
@@ -121,7 +120,7 @@ def test_a_broken_bindings_import_is_not_called_missing(
     message = run_in(venvs[major], installed[major], "-c", code).stdout.strip()
     assert message.startswith(
         f"cuda.core was built for CUDA {major} and needs cuda-bindings {major}.x; "
-        f"cuda-bindings {facts.bindings_pin(major)} is installed (in "
+        f"cuda-bindings {bindings_pin(major)} is installed (in "
     )
     assert message.endswith(
         f"but `import cuda.bindings` failed (no module named x): reinstall it: "

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import cuda_probe
 import pytest
-from builds import venv_for
+from builds import bindings_pin, venv_for
 from cuda_core_build import facts, record
 from cuda_core_build import probe as probe_library
 from cuda_core_build.request import Request
@@ -31,10 +31,10 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 PROBE = REPO_ROOT / "tools" / "dev" / "cuda_probe.py"
 ERROR_PREFIX = "cuda_probe.py: error: "
 WHEELS = {
-    major: probe_library.wheels_advice(major, int(facts.default_cell(major).cuda.split(".")[1]))
+    major: probe_library.wheels_advice(major, int(facts.default_cuda(major).split(".")[1]))
     for major in facts.supported_majors()
 }
-BINDINGS = {major: facts.bindings_pin(major) for major in facts.supported_majors()}
+BINDINGS = {major: bindings_pin(major) for major in facts.supported_majors()}
 
 CUDA_H = """\
 /*

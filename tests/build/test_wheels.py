@@ -22,9 +22,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from builds import GIT, MAJORS, REPO_ROOT, SOURCE_DATE_EPOCH, SessionBuilds, Venv, run
+from builds import GIT, MAJORS, REPO_ROOT, SOURCE_DATE_EPOCH, SessionBuilds, Venv, bindings_pin, run
 from cuda_core_build import facts, version
-from cuda_core_build.wheel_files import Wheel, build_info_of
+from cuda_core_build.wheel_files import Wheel
+from merge_wheels import build_info_of
 
 MERGE = REPO_ROOT / "tools" / "release" / "merge_wheels.py"
 TAGGED = "v2.7.1"  # the tag the python -m build test releases
@@ -234,7 +235,7 @@ def test_python_m_build_makes_an_sdist_and_a_wheel_of_the_headers_major(
     assert not {d for d in top_level if d == "build" or d.startswith(("build-", ".venvs", ".mesonpy"))}, top_level
     assert not any(n.endswith((".so", ".pyx.cpp", "_build_info.py")) for n in names)
     assert (
-        f"building against NVIDIA's CUDA {facts.default_cell(12).cuda} header wheels (requirements/matrix.ini)"
+        f"building against NVIDIA's CUDA {facts.default_cuda(12)} header wheels (requirements/matrix.ini)"
         in python_m_build.output
     )
     wheel = Wheel.read(python_m_build.wheel)
@@ -279,7 +280,7 @@ def fresh_venv(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.T
     fresh = tmp_path_factory.mktemp("fresh") / "venv"
     env = venvs[13].env(activated=False)
     run([sys.executable, "-m", "venv", fresh], env, checkout)
-    run([fresh / "bin/python", "-m", "pip", "install", "-q", f"cuda-bindings=={facts.bindings_pin(12)}"], env, checkout)
+    run([fresh / "bin/python", "-m", "pip", "install", "-q", f"cuda-bindings=={bindings_pin(12)}"], env, checkout)
     result = run([fresh / "bin/python", "-m", "pip", "install", "-v", checkout], env, checkout)
     return FreshVenv(fresh, result.stdout + result.stderr)
 
@@ -294,8 +295,8 @@ def test_isolated_pip_install_keeps_the_installed_bindings(
     python = fresh_venv.root / "bin/python"
     report = json.loads(run([python, "-m", "cuda.core", "--json"], env, tmp_path).stdout)
     assert report["build"]["cuda_major"] == 12
-    assert report["cuda_bindings_installed"] == facts.bindings_pin(12)
-    assert f"cuda-bindings {facts.bindings_pin(12)} is installed in" in fresh_venv.output
+    assert report["cuda_bindings_installed"] == bindings_pin(12)
+    assert f"cuda-bindings {bindings_pin(12)} is installed in" in fresh_venv.output
     assert "building for CUDA 12, which keeps it" in fresh_venv.output
     requires = run(
         [python, "-c", "import importlib.metadata as m; print(m.requires('cuda-core'))"], env, tmp_path

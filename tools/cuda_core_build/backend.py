@@ -1,9 +1,6 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The PEP 517 backend of cuda-core: mesonpy, plus the build's requirements (the tools as ranges, the
-cuda-bindings of the headers found, else NVIDIA's header wheels), the major of the target's cuda-bindings for an
-isolated build, builds under their directory's lock with meson and ninja by real path, METADATA for the record's
-major, and editable installs in a build directory per environment (README's "Building" says what each means)."""
+"""cuda-core's PEP 517 backend: mesonpy, plus CUDA requirements, locked builds, METADATA per major, editables."""
 
 from __future__ import annotations
 
@@ -58,8 +55,7 @@ def for_install_target(settings: ConfigSettings, site_dirs: list[Path]) -> tuple
 
 
 def cuda_requirements(settings: ConfigSettings, installed: str | None = None) -> list[str]:
-    """cuda-bindings of the headers found; where none pointed at serve the major asked for, its header wheels and
-    cuda-bindings, of ``installed``'s minor where the matrix has it (newer bindings' builds may not load on older)."""
+    """cuda-bindings of the headers found, else header wheels of ``installed``'s minor: a newer's build may not load."""
     request, why = from_settings(settings), ""
     try:
         toolkit = probe.find_toolkit(request)
@@ -70,14 +66,14 @@ def cuda_requirements(settings: ConfigSettings, installed: str | None = None) ->
             probe.check_toolkit(toolkit, request)
     except ProbeError as err:
         if request.pointed_at or not isinstance(err, probe.MissingHeaders):
-            raise SystemExit(f"cuda-core: {err}") from None
+            raise
         major, why = request.major or (err.toolkit.major if err.toolkit else probe.environment_minor()[0]), str(err)
     if not why:
         pin = f"cuda-bindings=={toolkit.major}.{toolkit.minor}.*"
         _log(f"CUDA {toolkit.major}.{toolkit.minor} headers via {toolkit.found_via}: requiring {pin}")
         return [pin]
     minor = ".".join((installed or "").split(".")[:2])
-    minor = minor if minor in facts.cuda_minors(major) else facts.default_cell(major).cuda
+    minor = minor if minor in facts.cuda_minors(major) else facts.default_cuda(major)
     _log(f"{why}; building against NVIDIA's CUDA {minor} header wheels (requirements/matrix.ini)")
     return list(facts.requirements(facts.cuda_pins(minor)))
 
@@ -85,13 +81,12 @@ def cuda_requirements(settings: ConfigSettings, installed: str | None = None) ->
 def _requires(
     hook: Callable[[ConfigSettings], list[str]], config_settings: ConfigSettings = None, *, editable: bool = False
 ) -> list[str]:
-    """A requirements hook: mesonpy's ``hook``'s, the tool ranges, and the CUDA packages of the build. ``editable``
-    is said, not told from ``hook``: mesonpy's editable hook is its wheel hook."""
+    """mesonpy's ``hook``'s requirements, tool ranges, CUDA packages (``editable``: mesonpy's hook is its wheel's)."""
     if editable:
         refuse_isolated_editable()
-    _start()
-    settings, installed = for_install_target(config_settings, install_site_dirs())
-    return [*hook(settings), *facts.tool_ranges(), *cuda_requirements(settings, installed)]
+    with _hook():
+        settings, installed = for_install_target(config_settings, install_site_dirs())
+        return [*hook(settings), *facts.tool_ranges(), *cuda_requirements(settings, installed)]
 
 
 get_requires_for_build_sdist = functools.partial(_requires, mesonpy.get_requires_for_build_sdist)  # dist configures
@@ -99,12 +94,14 @@ get_requires_for_build_wheel = functools.partial(_requires, mesonpy.get_requires
 get_requires_for_build_editable = functools.partial(_requires, mesonpy.get_requires_for_build_editable, editable=True)
 
 
-def _start() -> None:
-    """Every hook's start: the environment as installed (a reinstall must not rebuild its editable), a version."""
+@contextlib.contextmanager
+def _hook() -> Iterator[None]:
+    """Every hook's start (the environment as installed, a version), and a refusal of the build as pip's one line."""
     probe.drop_editable_finders()
     try:
         version.version()
-    except version.VersionError as err:
+        yield
+    except (ProbeError, version.VersionError) as err:
         raise SystemExit(f"cuda-core: {err}") from None
 
 
@@ -147,32 +144,35 @@ def metadata_for_major(metadata: str, major: int) -> str:
     return join_metadata(lines, body)
 
 
-def _build(build: Callable[..., str], directory: str, settings: dict[str, Any], metadata_dir: str | None) -> str:
-    """mesonpy's wheel with METADATA for the major of its build directory's record, and an editable's bootstrap."""
+def _build(
+    build: Callable[..., str],
+    wheel_directory: str,
+    config_settings: ConfigSettings = None,
+    metadata_directory: str | None = None,
+) -> str:
+    """A wheel hook: mesonpy's ``build``'s wheel, with METADATA for its build directory's major; an editable's files."""
+    with _hook():
+        if build is mesonpy.build_editable:
+            refuse_isolated_editable()
+            settings, major = editable_build_dir(config_settings)
+            _log(f"editable build for CUDA {major} in {settings['build-dir']}")
+        else:
+            settings = dict(for_install_target(config_settings, install_site_dirs())[0] or {})
     with building(settings) as build_dir:
-        name = build(directory, settings, metadata_dir)
+        name = build(wheel_directory, settings, metadata_directory)
         major = record.read(build_dir).major
-    wheel = Wheel.read(Path(directory) / name)
+    wheel = Wheel.read(Path(wheel_directory) / name)
     metadata = wheel.dist_info("METADATA")
     extra = _editable_files(wheel, build_dir) if build is mesonpy.build_editable else {}
     for file, data in {metadata: metadata_for_major(wheel.text(metadata), major).encode(), **extra}.items():
         wheel.put(file, data)
-    wheel.write(Path(directory) / name)
+    wheel.write(Path(wheel_directory) / name)
     return name
 
 
 def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) -> str:
-    _start()
-    with building(dict(config_settings or {})):
+    with _hook(), building(dict(config_settings or {})):
         return mesonpy.build_sdist(sdist_directory, config_settings)
-
-
-def build_wheel(
-    wheel_directory: str, config_settings: ConfigSettings = None, metadata_directory: str | None = None
-) -> str:
-    _start()
-    settings = dict(for_install_target(config_settings, install_site_dirs())[0] or {})
-    return _build(mesonpy.build_wheel, wheel_directory, settings, metadata_directory)
 
 
 def environment_key() -> str:
@@ -182,8 +182,7 @@ def environment_key() -> str:
 
 
 def editable_build_dir(config_settings: ConfigSettings) -> tuple[dict[str, Any], int]:
-    """Settings with this environment's build directory, build/<tag>-cu<major>-<environment> (venvs never share
-    one), and the major of the headers found."""
+    """Settings with this environment's own build directory, build/<tag>-cu<major>-<environment>, and the major."""
     settings = dict(config_settings or {})
     toolkit, _ = probe.probe(from_settings(settings), headers_only=True)
     if "build-dir" not in settings and "builddir" not in settings:
@@ -205,8 +204,7 @@ def refuse_isolated_editable() -> None:
 
 
 def _editable_files(wheel: Wheel, build_dir: Path) -> dict[str, bytes]:
-    """The .pth runs our bootstrap, which loads editable.py from the source tree (where the tree is gone, importing
-    cuda.core says so); a second .pth names the sources, where mypy finds the stubs."""
+    """The bootstrap's .pth (editable.py from the sources, else an ImportError saying they are gone), and mypy's."""
     gone = f"cuda.core is installed editable from {facts.REPO_ROOT}, which is gone: uninstall it, or reinstall it"
     bootstrap = (
         f'"""Start the editable cuda.core built in {build_dir}."""\nimport importlib.util\nimport sys\n\n\n'
@@ -225,14 +223,5 @@ def _editable_files(wheel: Wheel, build_dir: Path) -> dict[str, bytes]:
     }
 
 
-def build_editable(
-    wheel_directory: str, config_settings: ConfigSettings = None, metadata_directory: str | None = None
-) -> str:
-    _start()
-    refuse_isolated_editable()
-    try:
-        settings, major = editable_build_dir(config_settings)
-    except ProbeError as err:
-        raise SystemExit(f"cuda-core: {err}") from None
-    _log(f"editable build for CUDA {major} in {settings['build-dir']}")
-    return _build(mesonpy.build_editable, wheel_directory, settings, metadata_directory)
+build_wheel = functools.partial(_build, mesonpy.build_wheel)
+build_editable = functools.partial(_build, mesonpy.build_editable)

@@ -1,8 +1,6 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""An editable cuda.core: meson-python's finder, made to share the namespace ``cuda`` (meson-python#775) and to
-rebuild under the build directory's lock, which the backend's builds hold too. The editable wheel's bootstrap loads
-this file from the source tree and calls :func:`install`. Standard library only."""
+"""meson-python's editable finder, sharing ``cuda`` (meson-python#775), rebuilding under lock. Stdlib only."""
 
 from __future__ import annotations
 
@@ -44,7 +42,7 @@ def _record() -> ModuleType:
 
 
 @contextlib.contextmanager
-def locked(build_dir: Path, waiting: TextIO | None = None) -> Iterator[bool]:
+def locked(build_dir: Path, waiting: TextIO) -> Iterator[bool]:
     """Hold the build directory's lock (saying so when another process has it); False: read-only."""
     try:
         lock = open(Path(build_dir) / LOCK, "a")
@@ -57,15 +55,13 @@ def locked(build_dir: Path, waiting: TextIO | None = None) -> Iterator[bool]:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            if waiting is not None:
-                print(f"cuda-core: waiting for another build in {build_dir} to finish", file=waiting, flush=True)
+            print(f"cuda-core: waiting for another build in {build_dir} to finish", file=waiting, flush=True)
             fcntl.flock(lock, fcntl.LOCK_EX)
         yield True
 
 
 def rebuild(build_dir: Path, ninja: str, progress: TextIO, env: dict[str, str] | None = None) -> None:
-    """Bring ``build_dir`` up to date under its lock, saying so only when there is work. Raises
-    CalledProcessError when ninja fails, OSError when the directory is read-only and out of date."""
+    """Bring ``build_dir`` up to date under its lock, saying so only when there is work (OSError: read-only)."""
     with locked(build_dir, progress) as writable:
         if not writable:
             dry = subprocess.run([ninja, "-n"], cwd=build_dir, env=env, capture_output=True, text=True)
@@ -89,8 +85,7 @@ def rebuild(build_dir: Path, ninja: str, progress: TextIO, env: dict[str, str] |
 
 
 class SharedNamespaceFinder(importlib.abc.MetaPathFinder):
-    """The namespace ``cuda`` shared; a failure (a failed rebuild, a build directory that cannot serve) kept from
-    every ``cuda.*`` package but cuda.core. Without meson-python's finder it only keeps the failure."""
+    """The namespace ``cuda`` shared; a failure to build or serve cuda.core kept from every other ``cuda.*`` package."""
 
     def __init__(self, finder: importlib.abc.MetaPathFinder | None, failure: ImportError | None = None) -> None:
         self._editable = finder

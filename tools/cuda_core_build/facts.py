@@ -1,36 +1,18 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The project's facts, each written once: requirements/matrix.ini (the Pythons, the tool sets, each CUDA
-minor's cuda-bindings and header wheels, the cells; ``cuNN`` is major NN's default cell, and the supported
-majors are those with one) and requirements/test.txt."""
+"""The build's facts, from requirements/matrix.ini: ``cuNN`` is major NN's default cell; supported majors have one."""
 
 from __future__ import annotations
 
 import configparser
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-# The CUDA headers a build reads: it compiles against the first three and what they include, and
-# reads driver_types.h as text (the comments that explain cudaError_t).
+# The CUDA headers a build reads: it compiles the first three, and reads driver_types.h's cudaError_t docs as text.
 COMPILED_HEADERS = ("cuda.h", "nvrtc.h", "cudaProfiler.h")
 REQUIRED_HEADERS = (*COMPILED_HEADERS, "driver_types.h")
 BUILD_TOOLS = ("meson", "meson-python", "ninja", "cython", "cuda-pathfinder")  # what an isolated build requires
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One point of the matrix: a Python ('3.11'), a CUDA minor ('13.0'), a tool set ('newest')."""
-
-    name: str
-    python: str
-    cuda: str
-    tools: str
-
-    @property
-    def major(self) -> int:
-        return int(self.cuda.split(".")[0])
 
 
 @cache
@@ -42,17 +24,6 @@ def matrix() -> configparser.ConfigParser:
     return parser
 
 
-def cells() -> dict[str, Cell]:
-    """Every cell by name, in the file's order."""
-    found = [(s[5:], matrix()[s]) for s in matrix().sections() if s.startswith("cell.")]
-    return {name: Cell(name, values["python"], values["cuda"], values["tools"]) for name, values in found}
-
-
-def suite_cells() -> tuple[str, ...]:
-    """The cells whose package tests README's test command runs."""
-    return tuple(matrix()["suite"]["cells"].split())
-
-
 def cuda_minors(major: int | None = None) -> tuple[str, ...]:
     """The CUDA minors of the matrix ('13.0', ...), of one major if given, ascending."""
     minors = [s[5:] for s in matrix().sections() if s.startswith("cuda-") and major in (None, int(s[5:].split(".")[0]))]
@@ -61,11 +32,12 @@ def cuda_minors(major: int | None = None) -> tuple[str, ...]:
 
 @cache
 def supported_majors() -> tuple[int, ...]:
-    return tuple(sorted(int(name[2:]) for name in cells() if name.startswith("cu") and name[2:].isdigit()))
+    return tuple(sorted(int(s[7:]) for s in matrix().sections() if s.startswith("cell.cu") and s[7:].isdigit()))
 
 
-def default_cell(major: int) -> Cell:
-    return cells()[f"cu{major}"]
+def default_cuda(major: int) -> str:
+    """The CUDA minor of major ``major``'s default cell, ``cuNN`` ('13.0')."""
+    return matrix()[f"cell.cu{major}"]["cuda"]
 
 
 def cuda_pins(minor: str) -> dict[str, str]:
@@ -87,21 +59,10 @@ def tool_ranges() -> tuple[str, ...]:
     return tuple(f"{name}>={floor[name]},<{int(floor[name].split('.')[0]) + 1}" for name in BUILD_TOOLS)
 
 
-def cell_requirements(cell: Cell) -> tuple[str, ...]:
-    """What a cell's venv installs: its tools, its CUDA minor's packages, the test tools."""
-    lines = (REPO_ROOT / "requirements" / "test.txt").read_text().splitlines()
-    tests = tuple(stripped for line in lines if (stripped := line.split("#", 1)[0].strip()))
-    return (*requirements(tool_pins(cell.tools)), *requirements(cuda_pins(cell.cuda)), *tests)
-
-
 def header_wheels(major: int, minor: str | None = None) -> tuple[str, ...]:
     """NVIDIA's header wheels that stand in for a toolkit of ``major`` (the names of ``minor``'s pins)."""
-    pins = cuda_pins(minor or default_cell(major).cuda)
+    pins = cuda_pins(minor or default_cuda(major))
     return tuple(name for name in pins if name.startswith("nvidia-") and "nvjitlink" not in name)
-
-
-def bindings_pin(major: int) -> str:
-    return cuda_pins(default_cell(major).cuda)["cuda-bindings"]
 
 
 def cython_pin() -> str:

@@ -1,9 +1,6 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Find the CUDA headers, cuda-bindings and Cython, and derive the CUDA major: the only place that does.
-The headers are searched in README's order ("Building"); the major is cuda.h's ``CUDA_VERSION``, and cuda-bindings
-must be of it, for a minor no newer. A failure is a ProbeError: one line, the cause and a fix in the packages of the
-environment's own major."""
+"""Find the CUDA headers, cuda-bindings and Cython, and derive the CUDA major: the only place that does."""
 
 from __future__ import annotations
 
@@ -63,9 +60,8 @@ LITERAL = re.compile(r"^\(?\s*(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*\s*\
 
 def read_cuda_version(cuda_h: Path) -> int:
     """CUDA_VERSION as the preprocessor reads it: comments, ``#if 0``, ``#undef``, octal and hex as for g++."""
-    text = re.sub(
-        r"/\*.*?\*/|//[^\n]*", lambda m: "\n" * m.group(0).count("\n"), cuda_h.read_text(errors="replace"), flags=re.S
-    )
+    comments = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+    text = comments.sub(lambda m: "\n" * m.group(0).count("\n"), cuda_h.read_text(errors="replace"))
     value, active = None, []  # active: per open #if, whether its branch counts (only #if 0's first is off)
     for directive, name, rest in (m.groups() for m in map(DIRECTIVE.match, text.splitlines()) if m):
         if directive.startswith("if"):
@@ -104,32 +100,8 @@ def select_headers(candidates: list[Path], source: str) -> Toolkit:
     return Toolkit([str(d) for d in dict.fromkeys(candidates) if str(d) in sources.values()], sources, source, version)
 
 
-def pointed_at(request: Request) -> Toolkit:
-    """The toolkit pointed at: roots (relative ones from where the user stands), each giving ROOT/include,
-    or ROOT itself where it holds cuda.h."""
-    source, value = request.pointed_at or ("", "")
-    roots = [Path(request.where) / Path(p.strip()).expanduser() for p in value.split(os.pathsep) if p.strip()]
-    if os.pathsep in value and Path(value.strip()).expanduser().is_dir() and not all(r.is_dir() for r in roots):
-        raise ProbeError(
-            f"{source}={value!r} is one directory whose name holds {os.pathsep!r}, which separates the entries of "
-            f"{source}: make a link to it whose path has no {os.pathsep!r}, and use that"
-        )
-    if not roots:
-        raise ProbeError(
-            f"{source}={value!r} names no directory: set it to a CUDA toolkit root, or unset it to use the header wheels"
-        )
-    dirs = [next((d for d in (r / "include", r) if (d / "cuda.h").is_file()), r / "include").absolute() for r in roots]
-    if not any((d / "cuda.h").is_file() for d in dirs):
-        raise ProbeError(
-            f"no cuda.h under {source}={value!r} (looked in ROOT/include): point {source} at a CUDA toolkit, or unset "
-            f"it to use the header wheels"
-        )
-    return select_headers([d for d in dirs if d.is_dir()], source)
-
-
 def wheel_headers() -> Toolkit | None:
-    """NVIDIA's header wheels on sys.path (where pip's isolated builds and --target put them too); of the
-    installed cuda-bindings' major where both majors' are."""
+    """NVIDIA's header wheels on sys.path (pip's isolated builds, --target), of the installed bindings' major first."""
     entries = [Path(e).absolute() for e in filter(None, sys.path)]
     for _, layout in sorted(WHEEL_LAYOUTS.items(), key=lambda item: item[0] != environment_minor()[0]):
         found = {h: next((e / d for e in entries if (e / d / h).is_file()), None) for h, d in layout.items()}
@@ -139,9 +111,27 @@ def wheel_headers() -> Toolkit | None:
 
 
 def find_toolkit(request: Request) -> Toolkit:
-    """The headers, in the documented order."""
+    """The headers, in the documented order; a root pointed at gives ROOT/include, or ROOT where it has cuda.h."""
     if request.pointed_at:
-        return pointed_at(request)
+        source, value = request.pointed_at
+        roots = [Path(request.where) / Path(p.strip()).expanduser() for p in value.split(os.pathsep) if p.strip()]
+        if os.pathsep in value and Path(value.strip()).expanduser().is_dir() and not all(r.is_dir() for r in roots):
+            raise ProbeError(
+                f"{source}={value!r} is one directory whose name holds {os.pathsep!r}, which separates the entries of "
+                f"{source}: make a link to it whose path has no {os.pathsep!r}, and use that"
+            )
+        if not roots:
+            raise ProbeError(
+                f"{source}={value!r} names no directory: set it to a CUDA toolkit root, or unset it "
+                "to use the header wheels"
+            )
+        dirs = [next((d for d in (r / "include", r) if (d / "cuda.h").is_file()), r / "include") for r in roots]
+        if not any((d / "cuda.h").is_file() for d in dirs):
+            raise ProbeError(
+                f"no cuda.h under {source}={value!r} (looked in ROOT/include): point {source} at a CUDA toolkit, or "
+                f"unset it to use the header wheels"
+            )
+        return select_headers([d.absolute() for d in dirs if d.is_dir()], source)
     found = wheel_headers()
     if found is None and (DEFAULT_TOOLKIT / "include" / "cuda.h").is_file():
         found = select_headers([DEFAULT_TOOLKIT / "include"], str(DEFAULT_TOOLKIT))
@@ -203,7 +193,7 @@ def environment_minor(otherwise: tuple[int, int | None] | None = None) -> tuple[
 
 def wheels_advice(major: int, minor: int | None = None) -> str:
     """The pip command that installs NVIDIA's header wheels of ``major.minor``."""
-    version = f"{major}.{minor}" if minor is not None else facts.default_cell(major).cuda
+    version = f"{major}.{minor}" if minor is not None else facts.default_cuda(major)
     names = facts.header_wheels(major, version if version in facts.cuda_minors(major) else None)
     return "pip install " + " ".join(f'"{name}=={version}.*"' for name in names)
 

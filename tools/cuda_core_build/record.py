@@ -1,12 +1,11 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""A build directory's record of its environment, ``cuda-config/environment.json``, and its one reader: what
-was asked, the toolkit found (the directory's pin), and each input read from outside the sources, by real path
-and sha256; it changes only with a content. ``stats.json`` beside it holds each input's stat and the links on
-the way, so a check hashes only what moved. Standard library only: the editable loader loads this file."""
+"""A build directory's record of its environment, ``cuda-config/environment.json``, and its one reader; ``stats.json``
+beside it lets a check hash only what moved. Standard library only: the editable loader loads this file."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -14,7 +13,7 @@ import os
 from pathlib import Path
 
 CONFIG, RECORD, STATS = "cuda-config", "environment.json", "stats.json"
-TOOLS = {"compiler": "the C++ compiler", "python": "Python", "ninja": "ninja"}  # a change said by where they are now
+TOOLS = {"compiler": "the C++ compiler", "python": "Python", "ninja": "ninja"}
 ROLES = {"header": "CUDA headers", "bindings": "cuda-bindings files", "cython": "Cython files", **TOOLS}
 
 
@@ -43,9 +42,8 @@ class Record:
     def digest(self, *roles: str, names: tuple[str, ...] = ()) -> str:
         """sha256 over the contents of ``roles`` (their inputs ``names`` alone, where given)."""
         items = [(r, n, sha) for r in roles for n, (_, sha) in sorted(self.inputs.get(r, {}).items())]
-        return hashlib.sha256(
-            "".join(f"{r}\0{n}\0{h}\n" for r, n, h in items if n in names or not names).encode()
-        ).hexdigest()
+        text = "".join(f"{r}\0{n}\0{h}\n" for r, n, h in items if n in names or not names)
+        return hashlib.sha256(text.encode()).hexdigest()
 
     def facts(self) -> dict[str, object]:
         """What a build was made for, no path: the build info holds exactly this."""
@@ -79,16 +77,14 @@ def write(build_dir: Path, record: Record) -> bool:
 
 def changes(old: Record, new: Record) -> list[str]:
     """What differs between two records: versions, each role's inputs, the variants."""
-    versions = (("cuda_version", "CUDA_VERSION"), ("bindings_version", "cuda-bindings"), ("cython_version", "Cython"))
-    found = [
-        f"{label} {getattr(old, k)} -> {getattr(new, k)}" for k, label in versions if getattr(old, k) != getattr(new, k)
-    ]
+    versions = {"CUDA_VERSION": "cuda_version", "cuda-bindings": "bindings_version", "Cython": "cython_version"}
+    pairs = {label: (getattr(old, key), getattr(new, key)) for label, key in versions.items()}
+    found = [f"{label} {was} -> {now}" for label, (was, now) in pairs.items() if was != now]
     for role, label in ROLES.items():
         before, after = old.inputs.get(role, {}), new.inputs.get(role, {})
         names = sorted(n for n in {*before, *after} if before.get(n) != after.get(n))
-        moved = [
-            f"{n} {before[n][0]} -> {after[n][0]}" if role in TOOLS and n in before and n in after else n for n in names
-        ]
+        both = before.keys() & after.keys() if role in TOOLS else set()  # a tool's change says where it is now
+        moved = [f"{n} {before[n][0]} -> {after[n][0]}" if n in both else n for n in names]
         if names:
             found.append(f"{label} ({', '.join(moved[:3])}{f' and {len(names) - 3} more' if len(names) > 3 else ''})")
     return found + [f"_compat {n} -> {v}" for n, v in sorted(new.compat.items()) if old.compat.get(n) != v]
@@ -96,11 +92,10 @@ def changes(old: Record, new: Record) -> list[str]:
 
 def fingerprint(path: str) -> list[int] | None:
     """What changes whenever a file's content can: device, inode, size, mtime, ctime (None if gone)."""
-    try:
+    with contextlib.suppress(OSError):
         s = os.stat(path)
-    except OSError:
-        return None
-    return [s.st_dev, s.st_ino, s.st_size, s.st_mtime_ns, s.st_ctime_ns]
+        return [s.st_dev, s.st_ino, s.st_size, s.st_mtime_ns, s.st_ctime_ns]
+    return None
 
 
 def read_stats(build_dir: Path) -> dict[str, dict]:
@@ -112,28 +107,24 @@ def read_stats(build_dir: Path) -> dict[str, dict]:
 
 
 def stats_changed(build_dir: Path) -> bool:
-    """Whether an input or a link on the way moved since the last check: an edit that kept the mtime still
-    changes the ctime or the inode."""
+    """Whether an input or a link on the way moved since the last check (an edit keeping the mtime moves the ctime)."""
     stats = read_stats(build_dir)
     files, links = stats["files"].items(), stats["links"].items()
     return any(fingerprint(p) != s[:5] for p, s in files) or any(readlink(ln) != t for ln, t in links)
 
 
 def readlink(path: str) -> str | None:
-    try:
+    with contextlib.suppress(OSError):
         return os.readlink(path)
-    except OSError:
-        return None
+    return None
 
 
 def write_if_changed(path: Path, data: str | bytes) -> bool:
     """Write ``data`` atomically unless ``path`` holds it already: an unchanged file keeps its mtime."""
     payload = data.encode() if isinstance(data, str) else data
-    try:
+    with contextlib.suppress(OSError):
         if path.read_bytes() == payload:
             return False
-    except OSError:
-        pass
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     temporary.write_bytes(payload)

@@ -1,8 +1,6 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""What the user asked a build for, parsed once: the toolkit pointed at, and the CUDA major. Meson's steps take the
-options ``cuda-path`` and ``cuda-major``, the backend ``-Csetup-args``, tools/dev/cuda_probe.py its flags; all read
-``CUDA_PATH`` and ``CUDA_HOME``. Messages spell the options as that user does."""
+"""What the user asked a build for, parsed once; messages spell the options as that user does."""
 
 from __future__ import annotations
 
@@ -42,11 +40,8 @@ class Request:
     @property
     def pointed_at(self) -> tuple[str, str] | None:
         """(source, value) of the toolkit pointed at: the option, else CUDA_PATH, else CUDA_HOME."""
-        given = [
-            (self.path_option, self.cuda_path),
-            *((v, self.environ.get(v, "")) for v in ("CUDA_PATH", "CUDA_HOME")),
-        ]
-        return next(((source, value) for source, value in given if value.strip()), None)
+        environ = [(name, self.environ.get(name, "")) for name in ("CUDA_PATH", "CUDA_HOME")]
+        return next(((s, v) for s, v in [(self.path_option, self.cuda_path), *environ] if v.strip()), None)
 
     @property
     def where(self) -> str:

@@ -1,10 +1,6 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The build's steps, as Meson runs them: ``python tools/cuda_core_build/steps.py STEP [OPTIONS]``.
-
-``configure`` probes (or takes the toolkit the record pins) and records the environment; ``check``, the build's first
-step, derives it again and lays it out in ``cuda-config/`` (README's "Exact rebuilds" says how); ``build_info`` and
-``explanations`` write what cuda.core reads of the build. A failure is one line on stderr."""
+"""The build's steps, as Meson runs them: ``steps.py STEP [OPTIONS]``; a failure is one line on stderr."""
 
 from __future__ import annotations
 
@@ -51,8 +47,7 @@ def compat_choices(toolkit: probe.Toolkit, bindings: probe.Package) -> dict[str,
 
 
 def header_closure(compiler: list[str], toolkit: probe.Toolkit) -> dict[str, str]:
-    """Include name -> file, for each toolkit header the build reads (the preprocessor's list, matched by
-    real path: g++ names a header by its shortest spelling), and those read as text."""
+    """Include name -> file of each toolkit header the build reads, compiled or as text (g++'s list, by real path)."""
     command = [*compiler, "-std=c++17", "-M", "-x", "c++", *(f"-isystem{d}" for d in toolkit.include_dirs), "-"]
     source = "".join(f"#include <{header}>\n" for header in facts.COMPILED_HEADERS)
     try:
@@ -113,8 +108,7 @@ def links_on_the_way(path: str) -> dict[str, str]:
             current = current if part == "." else candidate
         else:
             found[str(candidate)] = target
-            if Path(target).is_absolute():
-                current = Path(Path(target).anchor)
+            current = Path(Path(target).anchor) if Path(target).is_absolute() else current
             pending = [*Path(target).parts[1 if Path(target).is_absolute() else 0 :], *pending]
     return found
 
@@ -159,9 +153,8 @@ def derive(
         "python": {"python": sys.executable},
         "ninja": {"ninja": ninja} if ninja else {},
     }
-    cached, stats, inputs = record.read_stats(build_dir)["files"], {"files": {}, "links": {}}, {}
+    cached, stats, inputs = record.read_stats(build_dir)["files"], {"files": {}, "links": {}}, {r: {} for r in found}
     for role, files in found.items():
-        inputs[role] = {}
         for name, path in sorted(files.items()):
             if any(char in path for char in ODD):
                 raise ProbeError(
@@ -199,15 +192,15 @@ def environment(args: argparse.Namespace, pin_required: bool) -> tuple[record.Re
 
 
 def configure(args: argparse.Namespace) -> None:
+    """Record the environment, and print its summary, the step's outputs and what changed, for Meson."""
     config = args.build_dir.absolute() / record.CONFIG
     try:
         found, changed = environment(args, pin_required=False)
     except ProbeError as err:
-        wiped = (args.build_dir / "meson-private" / "cmd_line.txt").is_file() and not (
-            args.build_dir / "build.ninja"
-        ).is_file()
+        setup = [(args.build_dir / name).is_file() for name in ("meson-private/cmd_line.txt", "build.ninja")]
+        wiped = setup == [True, False] and not (config / record.RECORD).is_file()  # by `meson setup --wipe`
         gone = f" ({args.build_dir.name} was emptied by `meson setup --wipe` before this check: its previous build is gone and is rebuilt in full once this is fixed)"
-        raise ProbeError(f"{err}{gone if wiped and not (config / record.RECORD).is_file() else ''}") from None
+        raise ProbeError(f"{err}{gone if wiped else ''}") from None
     if not (config / RECHECK).exists():  # created once, never touched by the check that reads it
         (config / RECHECK).write_text("")
     print(f"{found.summary()}\n{' '.join([*STAMPS, *facts.REQUIRED_HEADERS, *found.compat])}\n{changed}")
@@ -218,12 +211,17 @@ def check(args: argparse.Namespace) -> None:
     found, changed = environment(args, pin_required=True)
     print(changed, end="\n" * bool(changed), flush=True)
     config = args.build_dir.absolute() / record.CONFIG
-    for name, (path, _) in found.inputs["header"].items():
+    # The headers and _compat variants by name; of bindings and Cython, their .pxd and .pxi files alone, no stale one.
+    copies = {name: path for name, (path, _) in found.inputs["header"].items()}
+    copies |= {name: str(PACKAGE / "_compat" / variant / name) for name, variant in found.compat.items()}
+    for role, top in (("bindings", ""), ("cython", "Cython/Includes/")):
+        pxd = {n: p for n, (p, _) in found.inputs[role].items() if n.endswith((".pxd", ".pxi"))}
+        copies |= {f"{role}/{name.removeprefix(top)}": path for name, path in pxd.items()}
+    for name, path in copies.items():
         record.write_if_changed(config / name, Path(path).read_bytes())
-    copy_tree(found.inputs["bindings"], config / "bindings")
-    copy_tree({n.removeprefix("Cython/Includes/"): f for n, f in found.inputs["cython"].items()}, config / "cython")
-    for name, variant in found.compat.items():
-        record.write_if_changed(config / name, (PACKAGE / "_compat" / variant / name).read_bytes())
+    old = [p for role in ("bindings", "cython") for p in (config / role).rglob("*") if p.is_file()]
+    for stale in (p for p in old if p.relative_to(config).as_posix() not in copies):
+        stale.unlink()
     if record.readlink(str(config / "source")) != str(PACKAGE):  # included .pxi files: one name anywhere
         (config / "source").unlink(missing_ok=True)
         (config / "source").symlink_to(PACKAGE)
@@ -232,21 +230,11 @@ def check(args: argparse.Namespace) -> None:
     extra = tuple(name for name in found.inputs["header"] if name not in facts.REQUIRED_HEADERS)
     toolchain = found.digest("compiler", "python") + (found.digest("header", names=extra) if extra else "")
     record.write_if_changed(config / "toolchain.h", f"/* cuda-core: compiler, Python and headers: {toolchain} */\n")
-    # Ninja runs this again when an input, its directory, the directory of a link on the way, the recheck
-    # file or a source moves: an edit that compiles anything first finds the compiler PATH names now.
+    # Rerun when an input, its or a link's directory, the recheck file or a source moves (a source: for PATH's g++).
     stats = record.read_stats(args.build_dir)
     watched = {str(config / RECHECK), *map(str, package_sources()), *(os.path.dirname(link) for link in stats["links"])}
     watched |= {path for real in stats["files"] for path in (real, os.path.dirname(real))}
     write_depfile(args.depfile, args.target, sorted(watched))
-
-
-def copy_tree(inputs: dict[str, list[str]], into: Path) -> None:
-    """Copies of the .pxd and .pxi files among ``inputs`` under ``into``, by name, and no other file."""
-    copies = {name: path for name, (path, _) in inputs.items() if name.endswith((".pxd", ".pxi"))}
-    for name, path in copies.items():
-        record.write_if_changed(into / name, Path(path).read_bytes())
-    for stale in [p for p in into.rglob("*") if p.is_file() and p.relative_to(into).as_posix() not in copies]:
-        stale.unlink()
 
 
 def write_depfile(path: Path, target: str | Path, inputs: list[str] | list[Path]) -> None:
@@ -278,8 +266,7 @@ MEMBER = re.compile(r"/\*\*(?P<doc>(?:(?!\*/).)*)\*/\s*(?P<name>\w+)\s*=\s*(?P<v
 
 
 def explanations(args: argparse.Namespace) -> None:
-    """Each documented CUresult's and cudaError_t's explanation, in plain text: CUDAError's fallback where
-    cuda-bindings' enum members carry no docs (13.0, 13.1, 12.x before 12.9.6)."""
+    """Each CUresult's and cudaError_t's doc, plain: for cuda-bindings whose enums carry none (13.0, 13.1, <12.9.6)."""
     for (name, start), out in zip(ENUMS.items(), (args.driver_out, args.runtime_out)):
         text = Path(args.include, name).read_text(encoding="utf-8", errors="replace")
         table: dict[int, str] = {}

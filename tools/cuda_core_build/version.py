@@ -1,10 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The project's version: ``python tools/cuda_core_build/version.py`` prints it (Meson's ``project()``).
-
-README's "Versions" says what it means: NVIDIA's API version, with this build's identity from git as the local
-label; else an sdist's PKG-INFO, else a ``git archive``'s .git_archival.txt; ``CUDA_CORE_VERSION`` overrides them."""
+"""The version (README's "Versions"): ``python tools/cuda_core_build/version.py`` prints it for Meson's project()."""
 
 from __future__ import annotations
 
@@ -44,29 +41,22 @@ def from_git(root: Path) -> str:
     return local_label(tag, int(distance), head.stdout.strip(), bool(status.stdout.strip()))
 
 
-def from_archival(root: Path) -> str | None:
-    """The version of a ``git archive`` tree whose .git_archival.txt export-subst filled in."""
-    text = (root / ".git_archival.txt").read_text() if (root / ".git_archival.txt").is_file() else ""
-    fields = dict(line.split(": ", 1) for line in text.splitlines() if ": " in line)
-    if not re.fullmatch(r"[0-9a-f]{40}", fields.get("node", "")):
-        return None
-    described = DESCRIBED.match(fields.get("describe-name", "").strip())
-    tag, distance, commit = described.groups() if described else (None, 0, None)
-    return local_label(tag, int(distance or 0), commit or fields["node"][:9])
-
-
 def version(root: Path = SOURCE_ROOT) -> str:
-    """The version of the source tree at ``root``."""
+    """The version of ``root``: the override, git's, an sdist's PKG-INFO's, a git archive's .git_archival.txt's."""
     if os.environ.get(OVERRIDE, "").strip():
         return os.environ[OVERRIDE].strip()
     if (root / ".git").exists():
         return from_git(root)
     pkg_info = (root / "PKG-INFO").read_text(errors="replace") if (root / "PKG-INFO").is_file() else ""
-    found = re.search(r"^Version: (\S+)$", pkg_info, re.M)
-    archived = found.group(1) if found else from_archival(root)
-    if archived is None:
+    if found := re.search(r"^Version: (\S+)$", pkg_info, re.M):
+        return found.group(1)
+    text = (root / ".git_archival.txt").read_text() if (root / ".git_archival.txt").is_file() else ""
+    fields = dict(line.split(": ", 1) for line in text.splitlines() if ": " in line)
+    if not re.fullmatch(r"[0-9a-f]{40}", fields.get("node", "")):
         raise VersionError(f"{root} has no version: no .git, no PKG-INFO, no filled-in .git_archival.txt: {FIX}")
-    return archived
+    described = DESCRIBED.match(fields.get("describe-name", "").strip())
+    tag, distance, commit = described.groups() if described else (None, 0, None)
+    return local_label(tag, int(distance or 0), commit or fields["node"][:9])
 
 
 if __name__ == "__main__":

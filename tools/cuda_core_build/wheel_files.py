@@ -1,18 +1,15 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Wheels read and rewritten with a true RECORD; entries keep their order, timestamps and modes, so a
-reproducible wheel stays so. The backend patches METADATA with it, tools/release/merge_wheels.py merges."""
+"""Wheels read and rewritten with a true RECORD; entries keep order, timestamps and modes: reproducible stays so."""
 
 from __future__ import annotations
 
-import ast
 import base64
 import hashlib
 import os
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 
 @dataclass
@@ -45,25 +42,13 @@ class Wheel:
         """Write the wheel with a fresh RECORD, atomically."""
         record = self.dist_info("RECORD")
         names = [info.filename for info in self.entries if info.filename != record]
-        lines = [f"{n},sha256={_digest(self.contents[n])},{len(self.contents[n])}" for n in names]
+        digests = {n: base64.urlsafe_b64encode(hashlib.sha256(self.contents[n]).digest()).rstrip(b"=") for n in names}
+        lines = [f"{n},sha256={digests[n].decode()},{len(self.contents[n])}" for n in names]
         self.contents[record] = ("\n".join([*lines, f"{record},,"]) + "\n").encode()
         with zipfile.ZipFile(path.with_name(path.name + ".tmp"), "w") as target:
             for info in self.entries:
                 target.writestr(info, self.contents[info.filename], compress_type=zipfile.ZIP_DEFLATED)
         os.replace(path.with_name(path.name + ".tmp"), path)
-
-
-def _digest(data: bytes) -> str:
-    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-
-
-def build_info_of(wheel: Wheel, prefix: str = "") -> dict[str, Any]:
-    """The literal assignments of the build info a cuda-core wheel carries (under ``prefix`` if given)."""
-    name = f"cuda/core/{prefix}_build_info.py"
-    if name not in wheel.contents:
-        raise ValueError(f"no {name} in the wheel: not a cuda-core wheel built by this project")
-    body = ast.parse(wheel.text(name)).body
-    return {n.targets[0].id: ast.literal_eval(n.value) for n in body if isinstance(n, ast.Assign)}  # type: ignore[attr-defined]
 
 
 def metadata_headers(metadata: str) -> tuple[list[str], str]:

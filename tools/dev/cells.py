@@ -51,7 +51,7 @@ PROGRESS_LINE = re.compile(r"^\[\d+/\d+\] (?!/)")
 class Outcome:
     """What happened to one cell: its build time, the package tests' counts, or why it stopped."""
 
-    cell: facts.Cell
+    cell: devenv.Cell
     build_seconds: float | None = None
     counts: dict[str, int] = field(default_factory=dict)
     stopped: str = ""  # a one-line reason when the cell was skipped or its build failed
@@ -259,7 +259,7 @@ def run_package_tests(
 
 
 def run_cell(
-    cell: facts.Cell,
+    cell: devenv.Cell,
     pytest_args: list[str],
     wheelhouse: Path | None = None,
     reports: Path = CELLS_DIR / "reports",

@@ -33,6 +33,7 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/: the build's facts and probe
@@ -139,6 +140,34 @@ def has_pip(environment: Path) -> bool:
     return any(environment.glob("lib/python3.*/site-packages/pip/__init__.py"))
 
 
+@dataclass(frozen=True)
+class Cell:
+    """One point of the matrix: a Python ('3.11'), a CUDA minor ('13.0'), a tool set ('newest')."""
+
+    name: str
+    python: str
+    cuda: str
+    tools: str
+
+
+def cells() -> dict[str, Cell]:
+    """Every cell of requirements/matrix.ini by name, in the file's order."""
+    found = [(s[5:], facts.matrix()[s]) for s in facts.matrix().sections() if s.startswith("cell.")]
+    return {name: Cell(name, values["python"], values["cuda"], values["tools"]) for name, values in found}
+
+
+def default_cell(major: int) -> Cell:
+    """Major ``major``'s default cell, ``cuNN``."""
+    return cells()[f"cu{major}"]
+
+
+def cell_requirements(cell: Cell) -> tuple[str, ...]:
+    """What a cell's venv installs: its tools, its CUDA minor's packages, the test tools."""
+    lines = (REPO_ROOT / "requirements" / "test.txt").read_text().splitlines()
+    tests = tuple(stripped for line in lines if (stripped := line.split("#", 1)[0].strip()))
+    return (*facts.requirements(facts.tool_pins(cell.tools)), *facts.requirements(facts.cuda_pins(cell.cuda)), *tests)
+
+
 def ensure(cell_name: str, force: bool = False, root: Path = VENVS_DIR) -> Path:
     """Make sure the environment of a cell exists under ``root`` and is current; return its python.
 
@@ -146,14 +175,14 @@ def ensure(cell_name: str, force: bool = False, root: Path = VENVS_DIR) -> Path:
     interpreter's own ``ensurepip``, and keeps everything else, an editable install included.
     Raises PythonMissing when the cell's Python is not on this machine.
     """
-    cells = facts.cells()
-    if cell_name not in cells:
+    known = cells()
+    if cell_name not in known:
         raise SystemExit(
-            f"devenv: unknown cell {cell_name!r}; choose one of {', '.join(cells)} (requirements/matrix.ini)"
+            f"devenv: unknown cell {cell_name!r}; choose one of {', '.join(known)} (requirements/matrix.ini)"
         )
-    cell = cells[cell_name]
+    cell = known[cell_name]
     python = find_python(cell.python)
-    requirements = facts.cell_requirements(cell)
+    requirements = cell_requirements(cell)
     target, target_python = venv_dir(cell_name, root), venv_python(cell_name, root)
     shown = target.relative_to(REPO_ROOT) if target.is_relative_to(REPO_ROOT) else target
     stamp = target / STAMP_NAME
@@ -174,7 +203,7 @@ def ensure(cell_name: str, force: bool = False, root: Path = VENVS_DIR) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("cell", choices=list(facts.cells()), help="the cell of requirements/matrix.ini")
+    parser.add_argument("cell", choices=list(cells()), help="the cell of requirements/matrix.ini")
     parser.add_argument("--force", action="store_true", help="recreate even when up to date")
     parser.add_argument("--print-python", action="store_true", help="print the environment's python when ready")
     args = parser.parse_args(argv)

@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("cells", nargs="*", help="cells to run (default: all of requirements/matrix.ini)")
     parser.add_argument("--write", action="store_true", help=f"write the table to {DOC.relative_to(facts.REPO_ROOT)}")
     args = parser.parse_args(argv)
-    known = facts.cells()
+    known = devenv.cells()
     unknown = [name for name in args.cells if name not in known]
     if unknown:
         parser.error(f"unknown cell(s) {', '.join(unknown)}: choose from {', '.join(known)}")

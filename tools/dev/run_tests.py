@@ -113,7 +113,7 @@ def finish_run(running: Path) -> Path:
 def main(argv: list[str]) -> int:
     start = time.monotonic()
     run_dir = start_run()
-    suite = [facts.cells()[name] for name in facts.suite_cells()]
+    suite = [devenv.cells()[name] for name in facts.matrix()["suite"]["cells"].split()]
     runnable = []
     for cell in suite:
         try:

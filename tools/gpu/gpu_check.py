@@ -144,7 +144,7 @@ def minor_key(minor: str) -> tuple[int, ...]:
 
 def default_minors() -> list[str]:
     """The CUDA minor of each supported major's default cell, newest major first."""
-    return [facts.default_cell(major).cuda for major in sorted(facts.supported_majors(), reverse=True)]
+    return [facts.default_cuda(major) for major in sorted(facts.supported_majors(), reverse=True)]
 
 
 def header_packages(minor: str) -> list[str]:

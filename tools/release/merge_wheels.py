@@ -24,15 +24,17 @@ Usage: python tools/release/merge_wheels.py dist-cu12/cuda_core-*.whl dist-cu13/
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/: the build's facts and probe
 
 from cuda_core_build.facts import supported_majors  # noqa: E402
-from cuda_core_build.wheel_files import Wheel, bindings_extra, build_info_of, join_metadata, metadata_headers  # noqa: E402,E501
+from cuda_core_build.wheel_files import Wheel, bindings_extra, join_metadata, metadata_headers  # noqa: E402
 
 SUPPORTED_MAJORS = supported_majors()
 
@@ -51,6 +53,15 @@ class MergeError(Exception):
 def _tags(path: Path) -> str:
     """The python-abi-platform part of a wheel's file name."""
     return "-".join(path.stem.split("-")[-3:])
+
+
+def build_info_of(wheel: Wheel, prefix: str = "") -> dict[str, Any]:
+    """The literal assignments of the build info a cuda-core wheel carries (under ``prefix`` if given)."""
+    name = f"cuda/core/{prefix}_build_info.py"
+    if name not in wheel.contents:
+        raise ValueError(f"no {name} in the wheel: not a cuda-core wheel built by this project")
+    body = ast.parse(wheel.text(name)).body
+    return {n.targets[0].id: ast.literal_eval(n.value) for n in body if isinstance(n, ast.Assign)}  # type: ignore[attr-defined]
 
 
 def check_mergeable(paths: list[Path], wheels: list[Wheel]) -> dict[int, int]:
