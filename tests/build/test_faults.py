@@ -312,3 +312,30 @@ def test_a_build_from_a_shell_with_no_venv_uses_the_recorded_tools(builds: Sessi
         result = run([venv.bin / "ninja", "-C", build_dir], venv.env(activated=False), build_dir)
         assert "_context.pyx" in result.stdout
         assert file_hashes(extension_modules(venv, build_dir)) == file_hashes(builds.modules(13))
+
+
+def test_a_build_set_up_with_ccache_says_so_when_ccache_leaves_path(
+    builds: SessionBuilds, venvs: dict[int, Venv], tmp_path: Path
+) -> None:
+    """Meson keeps the compiler launcher it found on PATH at setup (`ccache c++`: meson 1.12 by absolute
+    path, meson 1.5 by name). Where it is gone, the configure step's one line names it and the fix."""
+    venv, launchers = venvs[13], tmp_path / "launchers"
+    launchers.mkdir()
+    (launchers / "ccache").symlink_to(venv.bin / "ccache")
+    build_dir = builds.checkout / "build-ccache-gone"
+    path = {"NINJA": str(venv.bin / "ninja")}
+    try:
+        meson_setup(venv, builds.checkout, build_dir, PATH=f"{launchers}{os.pathsep}/usr/bin:/bin", **path)
+        (launchers / "ccache").unlink()
+        result = meson_setup(
+            venv, builds.checkout, build_dir, "--reconfigure", check=False, PATH="/usr/bin:/bin", **path
+        )
+        errors = [line for line in (result.stdout + result.stderr).splitlines() if "ERROR:" in line]
+        assert result.returncode != 0 and len(errors) == 1, result.stdout + result.stderr
+        assert (
+            f"{launchers / 'ccache'} c++' could not be run" in errors[0] or "'ccache c++' could not be run" in errors[0]
+        )
+        assert "ccache from setup is gone: restore it or delete the build dir" in errors[0], errors
+        assert "install g++" not in errors[0], errors
+    finally:
+        shutil.rmtree(build_dir, ignore_errors=True)

@@ -26,6 +26,7 @@ PACKAGE = facts.REPO_ROOT / "cuda_core" / "cuda" / "core"
 STAMPS = ("environment.json", "cython.stamp", "cyutility.stamp", "toolchain.h")
 RECHECK = "recheck"  # in cuda-config/: an editable import touches it when an input's stat moved
 ODD = {"\\": "a backslash", "\n": "a newline"}  # what a depfile cannot name
+LAUNCHERS = ("ccache", "sccache")  # compiler launchers Meson puts before the compiler when PATH has one
 DEPFILE_ESCAPES = str.maketrans({"\\": "\\\\", " ": "\\ ", "#": "\\#", "$": "$$"})
 
 
@@ -52,8 +53,10 @@ def header_closure(compiler: list[str], toolkit: probe.Toolkit) -> dict[str, str
     source = "".join(f"#include <{header}>\n" for header in facts.COMPILED_HEADERS)
     try:
         result = subprocess.run(command, input=source, capture_output=True, text=True, timeout=300)
-    except (OSError, subprocess.TimeoutExpired) as err:
-        raise ProbeError(f"the C++ compiler {' '.join(compiler)!r} could not be run ({err}): install g++, or set CXX")
+    except (OSError, subprocess.TimeoutExpired) as err:  # Meson keeps the launcher it found on PATH at setup
+        gone = next((part for part in compiler[:1] if Path(part).name in LAUNCHERS and not shutil.which(part)), "")
+        fix = f"{gone} from setup is gone: restore it or delete the build dir" if gone else "install g++, or set CXX"
+        raise ProbeError(f"the C++ compiler {' '.join(compiler)!r} could not be run ({err}): {fix}")
     if result.returncode != 0:
         first = next((line for line in result.stderr.splitlines() if "error" in line), result.stderr).strip()
         raise ProbeError(
@@ -72,7 +75,7 @@ def header_closure(compiler: list[str], toolkit: probe.Toolkit) -> dict[str, str
 
 def compiler_files(compiler: list[str]) -> dict[str, str]:
     """The files that are the C++ compiler: its driver as PATH finds it now (past ccache), and cc1plus."""
-    driver = shutil.which(next((part for part in compiler if Path(part).name not in ("ccache", "sccache")), ""))
+    driver = shutil.which(next((part for part in compiler if Path(part).name not in LAUNCHERS), ""))
     if not driver:
         return {}
     cc1plus = subprocess.run([*compiler, "-print-prog-name=cc1plus"], capture_output=True, text=True).stdout.strip()
