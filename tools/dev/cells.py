@@ -141,6 +141,14 @@ def clean_env(**updates: str) -> dict[str, str]:
     return env
 
 
+def build_env(python: Path) -> dict[str, str]:
+    """A cell's build environment: its venv's tools first on PATH, ccache among them (requirements/test.txt),
+    into the checkout's one cache. Meson keeps the launcher it found at setup, so every runner that builds a
+    cell's directory must offer the same one: run_tests and run_matrix share build/cells."""
+    path = f"{python.parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    return clean_env(PATH=path, CCACHE_DIR=str(REPO_ROOT / "build" / "ccache"))
+
+
 def build_wheel(cell: str, python: Path, root: Path = CELLS_DIR) -> Path:
     """Build the cell's wheel with its venv's tools into ``root/CELL`` (kept between runs); return it.
     Ninja's progress lines are shown as they come.
@@ -164,7 +172,7 @@ def build_wheel(cell: str, python: Path, root: Path = CELLS_DIR) -> Path:
             out,
             REPO_ROOT,
         ],
-        clean_env(),
+        build_env(python),
         f"cells: {cell}: building",
         shown=lambda line: bool(PROGRESS_LINE.match(line.strip())),
     )
