@@ -209,6 +209,11 @@ class Target:
         return SCRATCH / f"gpu-wheels{self.minor}"
 
     @property
+    def build_dir(self) -> Path:
+        """The Meson build dir of its wheel, kept for a look at how the modules were compiled."""
+        return SCRATCH / f"gpu-build{self.minor}"
+
+    @property
     def install(self) -> Path:
         """Where the built wheel is installed."""
         return SCRATCH / f"gpu-install{self.minor}"
@@ -456,7 +461,7 @@ def setup_machine(session: Session) -> None:
 def build(session: Session, plan: Plan) -> bool:
     """Fresh site dir, the wheel built against the plan's headers, and installed; False if the build failed."""
     target = plan.target
-    for path in (target.site, target.install, target.wheel_dir):
+    for path in (target.site, target.install, target.wheel_dir, target.build_dir):
         shutil.rmtree(path, ignore_errors=True)
     if not session.pip_target(target.site, plan.wheels):
         raise Fatal(f"cannot install {', '.join(wheel.name for wheel in plan.wheels)} into {target.site}")
@@ -473,6 +478,7 @@ def build(session: Session, plan: Plan) -> bool:
             "--no-build-isolation",
             "--no-deps",
             "--no-index",
+            f"-Cbuild-dir={target.build_dir}",
             "-w",
             target.wheel_dir,
             REPO_ROOT,
@@ -628,6 +634,8 @@ def module_sizes(session: Session, target: Target, paths: dict[str, tuple[Path, 
     wheels = target.built_wheels()
     if not wheels:
         return
+    compiler = subprocess.run(["c++", "--version"], capture_output=True, text=True, check=False).stdout
+    say(f"our modules compiled here by {compiler.partition(chr(10))[0] or 'an unknown c++'}")
     session.run(
         [
             session.python,
