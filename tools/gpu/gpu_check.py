@@ -47,6 +47,8 @@ they built. Exit status 1 if anything failed.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import os
 import re
 import shlex
@@ -619,8 +621,9 @@ def module_sizes(session: Session, target: Target, paths: dict[str, tuple[Path, 
     wheels = target.built_wheels()
     if not wheels:
         return
-    compiler = subprocess.run(["c++", "--version"], capture_output=True, text=True, check=False).stdout
-    say(f"our modules compiled here by {compiler.partition(chr(10))[0] or 'an unknown c++'}")
+    with contextlib.suppress(OSError, ValueError, KeyError):  # the compiler Meson chose (CXX wins over c++ on PATH)
+        cpp = json.loads((target.build_dir / "meson-info" / "intro-compilers.json").read_text())["host"]["cpp"]
+        say(f"our modules compiled here by {' '.join(cpp['exelist'])} ({cpp['full_version']})")
     session.run(
         [
             session.python,
