@@ -470,8 +470,8 @@ def build(session: Session, plan: Plan) -> bool:
     say(f"== CUDA {target.minor}: build the wheel (CUDA_PATH={plan.cuda_path})")
     start = time.monotonic_ns()
     env = environment(pythonpath=(target.site, TOOLS_SITE), CUDA_PATH=plan.cuda_path)
-    offline = ["--no-build-isolation", "--no-deps", "--no-index", f"-Cbuild-dir={target.build_dir}"]
-    wheel = [session.python, "-m", "pip", "wheel", "-q", *offline, "-w", target.wheel_dir, REPO_ROOT]
+    pip_options = ["--no-build-isolation", "--no-deps", "--no-index", f"-Cbuild-dir={target.build_dir}"]
+    wheel = [session.python, "-m", "pip", "wheel", "-q", *pip_options, "-w", target.wheel_dir, REPO_ROOT]
     if session.run(wheel, env=env, counts=False):
         say(f"BUILD FAILED for CUDA {target.minor}")
         session.failed = True
