@@ -9,6 +9,12 @@ cdef class ObjectCode:
     cdef str _code_type               # "cubin", "ptx", "fatbin", "ltoir", "object" or "library"
     cdef dict _name_map               # name expression -> lowered (mangled) name
     cdef str _name                    # a human-readable label, e.g. the program's name
+    # Set once a client could hold the library: ``handle`` gave it out, or ``Kernel.handle``
+    # gave out one of its kernels (cuKernelGetLibrary leads back to it). The library is then
+    # the client's to unload (numba-cuda does): __dealloc__ leaves it loaded. cuda.core's own
+    # code reads ``_library``/``Kernel._kernel``, never the public properties, so that only a
+    # client sets it.
+    cdef bint _handle_given
     cdef object __weakref__
 
     # A RuntimeError for code the driver cannot load (LTO IR, objects, libraries).

@@ -5,10 +5,18 @@
 ObjectCode holds a cubin, PTX, fatbin, LTO IR, relocatable object or library, either as
 bytes or as the path of a file. The first get_kernel() (or ``handle``) of a cubin, PTX or
 fatbin loads it with cuLibraryLoadData / cuLibraryLoadFromFile, which is
-context-independent: its kernels work in every context of the process. The library is
-unloaded once, when the ObjectCode goes away, which is never before its last Kernel (each
-Kernel made from it holds it). LTO IR, objects and libraries are inputs to a linker and
-cannot be loaded.
+context-independent: its kernels work in every context of the process. LTO IR, objects
+and libraries are inputs to a linker and cannot be loaded.
+
+Who unloads the library: the ObjectCode, when it goes away (never before its last Kernel:
+each Kernel made from it holds it), unless a client could hold the CUlibrary. Once
+``ObjectCode.handle`` has given it out, or ``Kernel.handle`` one of its kernels (the
+driver's cuKernelGetLibrary leads from a kernel to its library), the library is the
+client's to unload, as with NVIDIA's cuda.core 1.2, which never unloads one: numba-cuda
+unloads ``ObjectCode.handle`` itself while it still holds the Kernel, and a second unload
+by the ObjectCode would free the driver's memory twice. Code no client saw is unloaded, so
+loading and dropping ObjectCodes does not leak device memory. cuda.core's own code reads
+the C fields, never those properties, so that only a client marks a library as given.
 """
 
 import os
@@ -18,7 +26,6 @@ from collections import namedtuple
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uintptr_t
-from libcpp.vector cimport vector
 
 cimport cuda.bindings.cydriver as cydriver
 from cuda.core._launch_config cimport MAX_LAUNCH_ATTRIBUTES, LaunchConfig
@@ -42,10 +49,10 @@ MaxPotentialBlockSizeOccupancyResult = namedtuple("MaxPotentialBlockSizeOccupanc
 _CODE_TYPES = ("cubin", "ptx", "ltoir", "fatbin", "object", "library")
 _LOADABLE = ("cubin", "ptx", "fatbin")
 
-# CUlibrary address -> the ObjectCode that loaded it, and CUkernel address -> the ObjectCode
-# whose get_kernel() gave it, while that ObjectCode lives: a Kernel made from a bare handle
-# finds there the ObjectCode to keep alive (and with it the kernel's library loaded).
-_loaded_libraries = weakref.WeakValueDictionary()
+# CUkernel address -> the ObjectCode whose get_kernel() gave it, while that ObjectCode lives:
+# a Kernel made from a bare handle finds there the ObjectCode to keep alive (and with it the
+# kernel's library loaded). A kernel a client took from the library itself (through
+# ObjectCode.handle) is not looked for: that library is the client's, and may be unloaded.
 _kernel_loaders = weakref.WeakValueDictionary()
 
 
@@ -169,9 +176,16 @@ cdef class ObjectCode:
 
     @property
     def handle(self):
-        """The driver's CUlibrary (context-independent), loading the code first if needed."""
+        """The driver's CUlibrary (context-independent), loading the code first if needed.
+
+        Once given out, the library is the caller's to unload (``cuLibraryUnload``), or to
+        leave loaded until the process ends: this ObjectCode no longer unloads it, so a
+        client that unloads it itself (as numba-cuda does) never meets a second unload. Do
+        not use this ObjectCode or its Kernels after unloading it."""
         from cuda.bindings import driver
-        return driver.CUlibrary(<size_t>self._loaded())
+        cdef cydriver.CUlibrary library = self._loaded()
+        self._handle_given = True
+        return driver.CUlibrary(<size_t>library)
 
     cdef int _check_loadable(self) except -1:
         if self._code_type not in _LOADABLE:
@@ -205,7 +219,6 @@ cdef class ObjectCode:
                 HANDLE_RETURN(cydriver.cuLibraryUnload(library))
         else:
             self._library = library
-            _loaded_libraries[<size_t>library] = self
         return self._library
 
     def get_module(self):
@@ -261,10 +274,11 @@ cdef class ObjectCode:
         return f"<ObjectCode handle={handle:#x} code_type={self._code_type!r}>"
 
     def __dealloc__(self):
-        # Errors are ignored: at interpreter exit the driver may be gone already.
+        # Errors are ignored: at interpreter exit the driver may be gone already. A library
+        # whose handle a client could hold is the client's (see the module's docstring).
         cdef cydriver.CUlibrary library = self._library
         self._library = NULL
-        if library != NULL:
+        if library != NULL and not self._handle_given:
             with nogil:  # never hold the GIL in the driver: a graph's host callback may be waiting for it
                 cydriver.cuLibraryUnload(library)
 
@@ -535,9 +549,10 @@ cdef class Kernel:
     def from_handle(handle, ObjectCode mod=None) -> Kernel:
         """A Kernel over the CUkernel at address ``handle`` (an int). ``mod``, the ObjectCode
         whose library holds the kernel, keeps that library loaded while the Kernel lives;
-        without it, the ObjectCode that loaded the kernel's library is found (when cuda.core
-        loaded it and it is still alive) and kept instead, else whoever loaded the library
-        must keep it loaded. A ``mod`` whose library is not the kernel's draws a warning."""
+        without it, the live ObjectCode whose get_kernel() gave this kernel is kept instead,
+        else whoever loaded the library must keep it loaded (a client that took it through
+        ``ObjectCode.handle`` holds it: see there). A ``mod`` whose library is not the
+        kernel's draws a warning."""
         if not isinstance(handle, int) or isinstance(handle, bool):
             from cuda.bindings import driver
             if not isinstance(handle, driver.CUkernel):
@@ -554,8 +569,14 @@ cdef class Kernel:
 
     @property
     def handle(self):
-        """The driver's CUkernel; ``int(kernel.handle)`` is its address."""
+        """The driver's CUkernel; ``int(kernel.handle)`` is its address.
+
+        The driver leads from a kernel to its library (cuKernelGetLibrary), so once given
+        out, the library of the ObjectCode this Kernel came from is left to the caller, as
+        after ``ObjectCode.handle``: that ObjectCode no longer unloads it."""
         from cuda.bindings import driver
+        if self._keepalive is not None:
+            (<ObjectCode>self._keepalive)._handle_given = True
         return driver.CUkernel(<size_t>self._kernel)
 
     @property
@@ -628,40 +649,10 @@ cdef class Kernel:
 
 
 cdef object _loader_of(cydriver.CUkernel kernel):
-    """The live ObjectCode whose library holds ``kernel``, or None (a library someone else
-    loaded, or a driver that cannot say). The handle itself is never given to the driver:
-    it may be anything, and a driver handle is a pointer the driver would follow."""
-    found = _kernel_loaders.get(<size_t>kernel)
-    if found is not None:
-        return found
-    for code in list(_loaded_libraries.values()):
-        if _library_has_kernel((<ObjectCode>code)._library, kernel):
-            return code
-    return None
-
-
-cdef bint _library_has_kernel(cydriver.CUlibrary library, cydriver.CUkernel kernel) except -1:
-    """Whether ``kernel`` is one of the kernels of ``library`` (False where the driver
-    cannot list them: before CUDA 12.4)."""
-    cdef unsigned int count = 0
-    cdef unsigned int i
-    cdef vector[cydriver.CUkernel] kernels
-    try:
-        with nogil:
-            if cydriver.cuLibraryGetKernelCount(&count, library) != cydriver.CUDA_SUCCESS:
-                count = 0
-        if count == 0:
-            return False
-        kernels.resize(count)
-        with nogil:
-            if cydriver.cuLibraryEnumerateKernels(kernels.data(), count, library) != cydriver.CUDA_SUCCESS:
-                count = 0
-    except Exception:
-        return False  # cuda-bindings raises for an entry point the driver lacks
-    for i in range(count):
-        if kernels[i] == kernel:
-            return True
-    return False
+    """The live ObjectCode whose get_kernel() gave ``kernel``, or None. The driver is not
+    asked: the handle may be anything, and a library a client could hold may be unloaded
+    already (a driver handle is a pointer the driver would follow)."""
+    return _kernel_loaders.get(<size_t>kernel)
 
 
 cdef int _warn_if_not_its_library(cydriver.CUkernel kernel, ObjectCode mod) except -1:

@@ -370,12 +370,16 @@ def test_updating_a_child_graph_node_runs_the_new_child(cuda_core, device, graph
 
 
 def test_a_kernel_from_its_bare_handle_keeps_its_code(cuda_core, device, nvrtc_loaded) -> None:
+    """A Kernel over a handle get_kernel() gave keeps that ObjectCode; one over a kernel the
+    caller took from the library itself (through ObjectCode.handle) needs no ObjectCode: that
+    library is the caller's from then on, and stays loaded until the caller unloads it."""
     from cuda.bindings import driver
 
     options = cuda_core.ProgramOptions(std="c++17", arch=f"sm_{device.arch}")
     code = cuda_core.Program(KERNELS, code_type="c++", options=options).compile("cubin")
     kernel = code.get_kernel("iota")
-    err, raw = driver.cuLibraryGetKernel(code.handle, b"twice")  # never given by get_kernel
+    library = code.handle
+    err, raw = driver.cuLibraryGetKernel(library, b"twice")  # never given by get_kernel
     assert err == driver.CUresult.CUDA_SUCCESS
     weak = weakref.ref(code)
     from_get_kernel = cuda_core.Kernel.from_handle(int(kernel.handle))
@@ -384,10 +388,12 @@ def test_a_kernel_from_its_bare_handle_keeps_its_code(cuda_core, device, nvrtc_l
     gc.collect()
     assert weak() is not None
     assert from_get_kernel.attributes.max_threads_per_block > 0
-    assert from_the_driver.attributes.max_threads_per_block > 0
-    del from_get_kernel, from_the_driver
+    del from_get_kernel
     gc.collect()
     assert weak() is None
+    assert len(from_the_driver.arguments_info) == 2  # the driver still has the library
+    (err,) = driver.cuLibraryUnload(library)  # the caller's, and unloaded once
+    assert err == driver.CUresult.CUDA_SUCCESS
 
 
 def test_a_captured_kernel_node_found_again_knows_its_kernel(cuda_core, device, kernels) -> None:

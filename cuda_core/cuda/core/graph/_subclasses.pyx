@@ -279,7 +279,8 @@ cdef class KernelNode(GraphNode):
     """A kernel launch node: ``grid``, ``block``, ``shmem_size``, ``kernel`` and ``config``."""
 
     def __repr__(self) -> str:
-        kernel = 0 if self._kernel is None else int(self._kernel.handle)
+        # The C field, not Kernel.handle: reading that marks the kernel's library as a client's.
+        cdef size_t kernel = 0 if self._kernel is None else <size_t>(<Kernel>self._kernel)._kernel
         return f"<KernelNode handle=0x{self._address:x} kernel=0x{kernel:x}>"
 
     cdef int _set(self, LaunchConfig config, Kernel kernel, tuple args) except -1:
