@@ -171,18 +171,33 @@ def _typestr2itemsize(typestr: str) -> int:
 # One event per context, reused by every ordering: a wait binds to the event's latest record
 # when it is queued, so re-recording later is safe. Record and wait happen under the GIL, so no
 # other thread re-records between them. Creating and destroying an event per view cost more
-# than the rest of a CUDA Array Interface view.
-cdef dict _ordering_events = {}  # context address -> event address
+# than the rest of a CUDA Array Interface view. The contexts are the producers' (a client's):
+# one may be destroyed, or reset (cuDevicePrimaryCtxReset), with our event in it and its
+# address reused, so an event is found by the context's unique ID, which the driver never
+# gives twice in a process, and never by its address alone.
+cdef dict _ordering_events = {}  # (context address, context ID) -> event address
 
 
-cdef cydriver.CUevent _ordering_event(cydriver.CUcontext context) except NULL:
+cdef tuple _context_key(cydriver.CUcontext context):
+    """(address, the driver's unique ID of the context; 0 where it cannot say)."""
+    cdef unsigned long long ident = 0
+    try:
+        with nogil:
+            if cydriver.cuCtxGetId(context, &ident) != cydriver.CUDA_SUCCESS:
+                ident = 0
+    except Exception:
+        ident = 0  # cuda-bindings raises for an entry point the driver lacks
+    return (<intptr_t>context, ident)
+
+
+cdef cydriver.CUevent _ordering_event(tuple key) except NULL:
     cdef cydriver.CUevent event = NULL
-    address = _ordering_events.get(<intptr_t>context)
+    address = _ordering_events.get(key)
     if address is not None:
         return <cydriver.CUevent><intptr_t>address
     with nogil:
         HANDLE_RETURN(cydriver.cuEventCreate(&event, cydriver.CU_EVENT_DISABLE_TIMING))
-    _ordering_events[<intptr_t>context] = <intptr_t>event
+    _ordering_events[key] = <intptr_t>event
     return event
 
 
@@ -194,12 +209,13 @@ cdef int _order_after_producer(intptr_t producer, intptr_t consumer) except -1:
     cdef cydriver.CUresult status
     with nogil:
         HANDLE_RETURN(cydriver.cuStreamGetCtx(source, &context))
-    cdef cydriver.CUevent event = _ordering_event(context)
+    cdef tuple key = _context_key(context)
+    cdef cydriver.CUevent event = _ordering_event(key)
     with nogil:
         status = cydriver.cuEventRecord(event, source)
-    if status != cydriver.CUDA_SUCCESS:  # e.g. a context destroyed and its address reused: a fresh event
-        del _ordering_events[<intptr_t>context]
-        event = _ordering_event(context)
+    if status != cydriver.CUDA_SUCCESS:  # e.g. a driver without context IDs, its context reused: a fresh event
+        del _ordering_events[key]
+        event = _ordering_event(key)
         with nogil:
             HANDLE_RETURN(cydriver.cuEventRecord(event, source))
     with nogil:
