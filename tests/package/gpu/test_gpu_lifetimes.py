@@ -135,6 +135,10 @@ buffer = our_buffer(device, stream)
 
 
 def lost(give_handle):
+    warm = ObjectCode.from_cubin(CUBIN).get_kernel("fill")  # the first load's one-time costs
+    launch(stream, LaunchConfig(grid=N // 128, block=128), warm, buffer, np.int32(0), np.uint64(N))
+    stream.sync()
+    del warm
     gc.collect()
     free_before = check(driver.cuMemGetInfo())[0]
     for round in range(3000):
