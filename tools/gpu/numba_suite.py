@@ -48,14 +48,18 @@ import fnmatch
 import json
 import os
 import re
-import signal
-import subprocess
 import sys
 import tempfile
 import textwrap
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+if not __package__:  # run by path: tools/ holds the harness (gpu)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gpu.process import run as run_process  # noqa: E402
+from gpu.process import signal_name  # noqa: E402
 
 RUNNER = Path(__file__).resolve().parent / "numba_plugins" / "numba_module_runner.py"
 OUTCOMES = ("passed", "failed", "errors", "skipped", "xfailed")
@@ -105,26 +109,14 @@ class ModuleResult:
         return signal_name(self.returncode) if self.returncode < 0 else str(self.returncode)
 
 
-def signal_name(returncode: int) -> str:
-    """'SIGSEGV' for -11: the signal that ended a process, from its negative exit status."""
-    try:
-        return signal.Signals(-returncode).name
-    except ValueError:
-        return f"signal {-returncode}"
-
-
 # ---------------------------------------------------------------------------------------------
 # Finding the modules.
 
 
 def find_tests_dir(side: Side) -> Path:
     """numba-cuda's tests directory, as the side's Python finds the installed package."""
-    done = subprocess.run(
-        [side.python, "-c", FIND_TESTS],
-        env=side_env(side, []),
-        capture_output=True,
-        text=True,
-        cwd=tempfile.gettempdir(),
+    done = run_process(
+        [side.python, "-c", FIND_TESTS], env=side_env(side, []), output="capture", cwd=tempfile.gettempdir()
     )
     found = done.stdout.strip()
     if done.returncode or not found or not Path(found).is_dir():
@@ -167,37 +159,27 @@ def run_module(side: Side, module: str, args, work: Path) -> ModuleResult:
         result.status = "not run (deadline)"
         return result
     records = work / f"{side.name}-{module}.jsonl"
-    started = time.monotonic()
-    process = subprocess.Popen(
-        [side.python, str(RUNNER), module, str(records)],
+    # Past the timeout, SIGABRT first: faulthandler prints where every thread is stuck.
+    done = run_process(
+        [side.python, RUNNER, module, records],
         cwd=work,
         env=side_env(side, args.common_path),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
+        output="merge",
+        timeout=timeout,
     )
-    try:
-        output, _ = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        # SIGABRT first: faulthandler prints where every thread is stuck.
-        os.killpg(process.pid, signal.SIGABRT)
-        try:
-            output, _ = process.communicate(timeout=5)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            output, _ = process.communicate()
+    if done.timed_out:
         result.status = f"timeout ({timeout:.0f} s)"
-    result.seconds = time.monotonic() - started
-    result.returncode = process.returncode
+    result.seconds = done.seconds
+    result.returncode = done.returncode
     read_records(records, result)
     if result.status == "ok" and any(test.endswith("::<load>") or "_FailedTest" in test for test in result.tests):
         result.status = "import error"
-    elif result.status == "ok" and process.returncode not in (0, 1):
+    elif result.status == "ok" and done.returncode not in (0, 1):
         # After "OK" too: a process that dies at interpreter exit crashed, whatever its tests said.
-        rc = process.returncode
+        rc = done.returncode
         result.status = f"crashed ({signal_name(rc) if rc < 0 else f'rc {rc}'})"
     if result.status != "ok":
-        text = output.decode(errors="replace")
+        text = str(done.stdout)
         fatal = text.find("Fatal Python error")  # a crash: faulthandler's stacks from their start,
         # after the few lines before them (unittest's "OK" where the process died at exit).
         start = text.rfind("\n", 0, max(0, fatal - 300)) + 1
