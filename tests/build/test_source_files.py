@@ -111,3 +111,17 @@ def test_no_test_edits_sys_path() -> None:
     assert not {name: lines for name, lines in edits.items() if lines}, (
         "tools/ is on pytest's pythonpath (pyproject.toml)"
     )
+
+
+def test_the_architecture_page_names_every_module_of_the_pipeline_and_the_harness() -> None:
+    """docs/architecture.md is the map: a module it does not name is a room a newcomer cannot find."""
+    page = (facts.REPO_ROOT / "docs" / "architecture.md").read_text()
+    tools = facts.REPO_ROOT / "tools"
+    modules = [path for folder in ("cuda_core_build", "gpu") for path in (tools / folder).rglob("*.py")]
+    # A module by its name, a package by its folder's; the suites' plugin folders by theirs alone.
+    names = {
+        path.parent.name if path.stem == "__init__" or path.parent.name.endswith("_plugins") else path.stem
+        for path in modules
+    }
+    assert {"probe", "record", "process", "numba_suite"} <= names
+    assert not sorted(name for name in names if f"`{name}" not in page and f"{name}/" not in page)
