@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """tools/gpu/numba_suite.py on a tiny synthetic numba-cuda: its tests found through importlib as
 the installed numba-cuda's are, both sides, the counts per module, subtests, crashes, timeouts,
-modules that do not import, the deadline, and the tests that pass on one side only."""
+modules that do not import, the deadline, the tests that pass on one side only, and the verdict
+(exit status 1) on a module whose process ends otherwise than on NVIDIA's, as one that aborts or
+segfaults at interpreter exit after unittest printed "OK"."""
 
 from __future__ import annotations
 
@@ -87,6 +89,34 @@ NUMBA_CUDA = {
 }
 PREFIX = "numba.cuda.tests."
 
+# Every test passes on both sides; on ours the process then dies at interpreter exit, after
+# unittest printed "OK" (as numba-cuda's did on ours when two owners unloaded one library).
+AT_EXIT = """
+    import atexit
+    import ctypes
+    import os
+    import unittest
+
+    import fakecore
+
+    if fakecore.SIDE == "ours":
+        atexit.register({})
+
+    class TestFine(unittest.TestCase):
+        def test_passes(self):
+            pass
+"""
+EXIT_CLEAN = {
+    "__init__.py": "",
+    "test_fine.py": """
+        import unittest
+
+        class TestFine(unittest.TestCase):
+            def test_passes(self):
+                pass
+    """,
+}
+
 
 def write_tree(base: Path, files: dict[str, str]) -> None:
     for name, text in files.items():
@@ -105,7 +135,8 @@ def sides(base: Path) -> list[str]:
     return ["--ours-python", sys.executable, "--ours-path", str(base / "ours"), "--nvidia-python", str(wrapper)]
 
 
-def run_tool(arguments: list[str], timeout: float = 300) -> subprocess.CompletedProcess:
+def run_tool(arguments: list[str], timeout: float = 300, returncode: int = 0) -> subprocess.CompletedProcess:
+    """The tool run by path in a fresh process; its exit status must be ``returncode``."""
     done = subprocess.run(
         [sys.executable, str(TOOL), *arguments],
         capture_output=True,
@@ -113,7 +144,7 @@ def run_tool(arguments: list[str], timeout: float = 300) -> subprocess.Completed
         timeout=timeout,
         env={key: value for key, value in os.environ.items() if key != "PYTHONPATH"},
     )
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode == returncode, done.stdout + done.stderr
     return done
 
 
@@ -123,8 +154,10 @@ def suite(tmp_path_factory) -> dict:
     base = tmp_path_factory.mktemp("numba")
     write_tree(base / "site", NUMBA_CUDA)
     report = base / "report.json"
+    # A test passes on NVIDIA's only (test_plain): the verdict fails, exit status 1.
     done = run_tool(
-        [*sides(base), "--common-path", str(base / "site"), "--timeout", "8", "--jobs", "2", "--json", str(report)]
+        [*sides(base), "--common-path", str(base / "site"), "--timeout", "8", "--jobs", "2", "--json", str(report)],
+        returncode=1,
     )
     return {"json": json.loads(report.read_text()), "table": done.stdout, "progress": done.stderr}
 
@@ -178,7 +211,10 @@ def test_a_crash_keeps_the_results_before_it_and_names_the_test(suite) -> None:
         entry = suite["json"]["modules"][f"{PREFIX}cudadrv.test_crash"][side]
         assert entry["status"] == "crashed (rc 7)" and counts(entry) == (1, 0, 0, 0, 0)
         assert entry["last_started"] == f"{PREFIX}cudadrv.test_crash.TestCrash.test_b_dies"
+        assert entry["returncode"] == 7 and entry["end"] == "7"
     assert f"! ours cudadrv.test_crash: crashed (rc 7) during {PREFIX}cudadrv.test_crash" in suite["table"]
+    # Both sides ended alike: not a difference.
+    assert suite["json"]["ends_differ"] == []
 
 
 def test_a_module_that_does_not_import_is_an_error(suite) -> None:
@@ -203,9 +239,48 @@ def test_a_timeout_is_reported_with_what_finished(suite) -> None:
 def test_the_table(suite) -> None:
     lines = suite["table"].splitlines()
     row = next(line for line in lines if line.startswith("cudapy.test_plain "))
-    assert [part.split() for part in row.split("|")[1:]] == [["2", "3", "1", "1", "1"]] * 2 + [["1.00"]]
+    # pass, fail, err, skip, xfail, then the exit status, per side; the ratio and whether both ended alike.
+    assert [part.split() for part in row.split("|")[1:]] == [["2", "3", "1", "1", "1", "1"]] * 2 + [["1.00", "same"]]
+    crash = next(line for line in lines if line.startswith("cudadrv.test_crash "))
+    assert [part.split()[-1] for part in crash.split("|")[1:3]] == ["7!", "7!"]
     total = next(line for line in lines if line.startswith("TOTAL"))
     assert total.split("|")[1].split() == ["4", "3", "2", "2", "1"]  # plain 2, crash 1, slow 1 passed
+    assert lines[-1] == "verdict: FAIL: 1 test(s) pass on NVIDIA's only"
+    assert suite["json"]["verdict"] == "FAIL: 1 test(s) pass on NVIDIA's only"
+
+
+@pytest.mark.parametrize(
+    ("dies", "signal"), [("os.abort", "SIGABRT"), ("ctypes.string_at, 0", "SIGSEGV")], ids=["abort", "segfault"]
+)
+def test_a_module_that_dies_at_exit_after_ok_on_ours_only_fails_the_run(tmp_path, dies: str, signal: str) -> None:
+    package = tmp_path / "root" / "fakepkg"
+    write_tree(package, {**EXIT_CLEAN, "test_dies_at_exit.py": AT_EXIT.format(dies)})
+    report = tmp_path / "report.json"
+    arguments = [*sides(tmp_path), "--tests-dir", str(package), "--package", "fakepkg", "--jobs", "2"]
+    done = run_tool([*arguments, "--common-path", str(tmp_path / "root"), "--json", str(report)], returncode=1)
+    result = json.loads(report.read_text())
+    ours, nvidia = (result["modules"]["fakepkg.test_dies_at_exit"][side] for side in ("ours", "nvidia"))
+    # Every test passed on both sides and unittest said "OK"; only the processes' ends differ.
+    assert counts(ours) == counts(nvidia) == (1, 0, 0, 0, 0) and "\nOK" in ours["tail"]
+    assert (ours["status"], ours["end"], nvidia["status"], nvidia["end"]) == (f"crashed ({signal})", signal, "ok", "0")
+    assert result["nvidia_passes_ours_not"] == []
+    assert result["ends_differ"] == [{"module": "fakepkg.test_dies_at_exit", "ours": signal, "nvidia": "0"}]
+    lines = done.stdout.splitlines()
+    row = next(line for line in lines if line.startswith("fakepkg.test_dies_at_exit "))
+    assert row.split("|")[1].split()[-1] == f"{signal}!" and row.split("|")[2].split()[-1] == "0"
+    assert row.split("|")[3].split() == ["1.00", "DIFF"]
+    assert f"  fakepkg.test_dies_at_exit: ours {signal}, nvidia 0" in lines
+    assert lines[-1] == "verdict: FAIL: 1 module(s) end differently from NVIDIA's"
+
+
+def test_modules_that_end_alike_on_both_sides_pass_the_run(tmp_path) -> None:
+    package = tmp_path / "root" / "fakepkg"
+    write_tree(package, EXIT_CLEAN)
+    report = tmp_path / "report.json"
+    arguments = [*sides(tmp_path), "--tests-dir", str(package), "--package", "fakepkg"]
+    done = run_tool([*arguments, "--common-path", str(tmp_path / "root"), "--json", str(report)], returncode=0)
+    assert json.loads(report.read_text())["ends_differ"] == []
+    assert done.stdout.splitlines()[-1].startswith("verdict: pass")
 
 
 def test_the_deadline_ends_the_run_and_keeps_the_report(tmp_path) -> None:

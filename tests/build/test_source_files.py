@@ -1,7 +1,8 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
 """The repository's sources as a reviewer reads them: an SPDX licence line in every source
-file, ruff (lint and format) and cython-lint clean, no file past 1,000 lines.
+file, ruff (lint and format) and cython-lint clean, no file past 1,000 lines (700 in tools/),
+and no test that edits sys.path (tests reach tools/ through pyproject.toml's pytest pythonpath).
 
 The linters are requirements/test.txt's, run from this venv, with pyproject.toml's settings;
 tools/dev/spdx.py --fix adds missing SPDX lines, ``ruff check --fix`` and ``ruff format``
@@ -10,20 +11,21 @@ fix most of the rest.
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import spdx
 from cuda_core_build import facts
-
-sys.path.insert(0, str(facts.REPO_ROOT / "tools" / "dev"))
-import spdx  # noqa: E402
 
 VENV_BIN = Path(sys.executable).parent
 CYTHON_SOURCES = (".pyx", ".pxd", ".pxi")
 LONGEST = 1000
+LONGEST_IN_TOOLS = 700  # tools/ is read whole by whoever changes the build or the harness
+LIST_EDITS = {"insert", "append", "extend", "remove", "pop", "clear"}  # list methods that change sys.path
 
 
 def lint(*command: str) -> subprocess.CompletedProcess:
@@ -62,3 +64,64 @@ def test_no_source_file_is_over_a_thousand_lines() -> None:
     assert max(lengths.values()) > 500  # the count is real
     longer = {str(path.relative_to(facts.REPO_ROOT)): n for path, n in lengths.items() if n > LONGEST}
     assert not longer
+
+
+def test_no_file_in_tools_is_over_seven_hundred_lines() -> None:
+    tools = [path for path in spdx.source_files() if path.relative_to(facts.REPO_ROOT).parts[0] == "tools"]
+    lengths = {str(path.relative_to(facts.REPO_ROOT)): len(path.read_text().splitlines()) for path in tools}
+    assert max(lengths.values()) > 300 and "tools/gpu/gpu_check.py" in lengths  # the count is real
+    assert not {name: n for name, n in lengths.items() if n > LONGEST_IN_TOOLS}
+
+
+def is_sys_path(node: ast.AST) -> bool:
+    """``sys.path``, or a slice or item of it."""
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    return isinstance(node, ast.Attribute) and node.attr == "path" and getattr(node.value, "id", "") == "sys"
+
+
+def sys_path_edits(source: str) -> list[int]:
+    """The lines of ``source`` that change sys.path: a list method called on it, an assignment to it
+    or its items, or pytest's monkeypatch.syspath_prepend."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if (node.func.attr in LIST_EDITS and is_sys_path(node.func.value)) or node.func.attr == "syspath_prepend":
+                lines.append(node.lineno)
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+            lines += [node.lineno for target in targets if is_sys_path(target)]
+    return sorted(lines)
+
+
+def test_the_sys_path_edit_check_finds_each_kind() -> None:
+    source = "import sys\nsys.path.insert(0, 'a')\nsys.path[:0] = ['b']\nsys.path += ['c']\nprint(sys.path)\n"
+    source += "def f(monkeypatch):\n    monkeypatch.syspath_prepend('d')\nx = [p for p in sys.path]\n"
+    assert sys_path_edits(source) == [2, 3, 4, 7]
+
+
+def test_no_test_edits_sys_path() -> None:
+    tests = [
+        path
+        for path in spdx.source_files()
+        if path.suffix == ".py" and path.parts[len(facts.REPO_ROOT.parts)] == "tests"
+    ]
+    assert len(tests) > 20
+    edits = {str(path.relative_to(facts.REPO_ROOT)): sys_path_edits(path.read_text()) for path in tests}
+    assert not {name: lines for name, lines in edits.items() if lines}, (
+        "tools/ is on pytest's pythonpath (pyproject.toml)"
+    )
+
+
+def test_the_architecture_page_names_every_module_of_the_pipeline_and_the_harness() -> None:
+    """docs/architecture.md is the map: a module it does not name is a room a newcomer cannot find."""
+    page = (facts.REPO_ROOT / "docs" / "architecture.md").read_text()
+    tools = facts.REPO_ROOT / "tools"
+    modules = [path for folder in ("cuda_core_build", "gpu") for path in (tools / folder).rglob("*.py")]
+    # A module by its name, a package by its folder's; the suites' plugin folders by theirs alone.
+    names = {
+        path.parent.name if path.stem == "__init__" or path.parent.name.endswith("_plugins") else path.stem
+        for path in modules
+    }
+    assert {"probe", "record", "process", "numba_suite"} <= names
+    assert not sorted(name for name in names if f"`{name}" not in page and f"{name}/" not in page)

@@ -5,7 +5,6 @@ timeouts, collection errors, the post-release and later-part placeholders and th
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -270,11 +269,10 @@ def test_the_table(suite) -> None:
 
 
 def load_tool():
-    spec = importlib.util.spec_from_file_location("upstream_suite", TOOL)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    """The tool as a module of the harness (tools/ is on pytest's pythonpath)."""
+    from gpu import upstream_suite
+
+    return upstream_suite
 
 
 def test_layout_from_git_leaves_the_package_out(tmp_path) -> None:

@@ -22,9 +22,16 @@ The tests are found in the installed numba-cuda (``numba_cuda/numba/cuda/tests``
           ours, only --nvidia-path entries if given.
 
 Both get --common-path entries last (e.g. a site dir with cffi, pycparser and filecheck, which
-numba-cuda's tests need). Output: a table per module (pass/fail/err/skip/xfail per side, '!'
-where a module did not run cleanly, notes on those below), then the tests that pass on NVIDIA's
-and not on ours; --json keeps every test's outcome and the reason of each failure or skip.
+numba-cuda's tests need). Output: a table per module (pass/fail/err/skip/xfail and the exit
+status per side, '!' where a module did not run cleanly, notes on those below), then the tests
+that pass on NVIDIA's and not on ours, the modules whose processes end differently, and the
+verdict; --json keeps every test's outcome and the reason of each failure or skip.
+
+The verdict, with both sides, is the exit status: 1 when a module's process ends otherwise than
+NVIDIA's (killed by a signal, an abort at interpreter exit after unittest printed "OK", another
+exit status, a timeout where NVIDIA's finished: a run cut by --deadline at different points on
+the two sides fails too), or a test passes on NVIDIA's cuda.core and not on ours; else 0.
+A client that crashes on ours after all its tests passed is a failure like any other.
 The environment passes through: NUMBA_ENABLE_CUDASIM=1 runs the simulator (no GPU, no cuda.core).
 
 Example (the GPU machine, after gpu_check.py built and installed our CUDA 13.0 wheel):
@@ -41,14 +48,18 @@ import fnmatch
 import json
 import os
 import re
-import signal
-import subprocess
 import sys
 import tempfile
 import textwrap
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+if not __package__:  # run by path: tools/ holds the harness (gpu)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gpu.process import run as run_process  # noqa: E402
+from gpu.process import signal_name  # noqa: E402
 
 RUNNER = Path(__file__).resolve().parent / "numba_plugins" / "numba_module_runner.py"
 OUTCOMES = ("passed", "failed", "errors", "skipped", "xfailed")
@@ -71,7 +82,8 @@ class Side:
 class ModuleResult:
     module: str
     side: str
-    status: str = "ok"  # ok, import error, crashed (rc N), timeout (N s), not run (deadline)
+    status: str = "ok"  # ok, import error, crashed (rc N or SIGNAME), timeout (N s), not run (deadline)
+    returncode: int | None = None  # the process's exit status, -N for signal N; None if not run
     seconds: float = 0.0
     tests: dict = field(default_factory=dict)  # test id -> outcome
     why: dict = field(default_factory=dict)  # test id -> one line on its failure or skip
@@ -86,6 +98,16 @@ class ModuleResult:
             counts["failed" if outcome == "xpassed" else outcome] += 1
         return counts
 
+    @property
+    def end(self) -> str:
+        """How the process ended, as the verdict compares it: its exit status ('0', '1'), the
+        signal that killed it ('SIGSEGV'), 'timeout' (stopped by us), or 'not run'."""
+        if self.returncode is None:
+            return "not run"
+        if self.status.startswith("timeout"):
+            return "timeout"
+        return signal_name(self.returncode) if self.returncode < 0 else str(self.returncode)
+
 
 # ---------------------------------------------------------------------------------------------
 # Finding the modules.
@@ -93,12 +115,8 @@ class ModuleResult:
 
 def find_tests_dir(side: Side) -> Path:
     """numba-cuda's tests directory, as the side's Python finds the installed package."""
-    done = subprocess.run(
-        [side.python, "-c", FIND_TESTS],
-        env=side_env(side, []),
-        capture_output=True,
-        text=True,
-        cwd=tempfile.gettempdir(),
+    done = run_process(
+        [side.python, "-c", FIND_TESTS], env=side_env(side, []), output="capture", cwd=tempfile.gettempdir()
     )
     found = done.stdout.strip()
     if done.returncode or not found or not Path(found).is_dir():
@@ -141,36 +159,31 @@ def run_module(side: Side, module: str, args, work: Path) -> ModuleResult:
         result.status = "not run (deadline)"
         return result
     records = work / f"{side.name}-{module}.jsonl"
-    started = time.monotonic()
-    process = subprocess.Popen(
-        [side.python, str(RUNNER), module, str(records)],
+    # Past the timeout, SIGABRT first: faulthandler prints where every thread is stuck.
+    done = run_process(
+        [side.python, RUNNER, module, records],
         cwd=work,
         env=side_env(side, args.common_path),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
+        output="merge",
+        timeout=timeout,
     )
-    try:
-        output, _ = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        # SIGABRT first: faulthandler prints where every thread is stuck.
-        os.killpg(process.pid, signal.SIGABRT)
-        try:
-            output, _ = process.communicate(timeout=5)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            output, _ = process.communicate()
+    if done.timed_out:
         result.status = f"timeout ({timeout:.0f} s)"
-    result.seconds = time.monotonic() - started
+    result.seconds = done.seconds
+    result.returncode = done.returncode
     read_records(records, result)
     if result.status == "ok" and any(test.endswith("::<load>") or "_FailedTest" in test for test in result.tests):
         result.status = "import error"
-    elif result.status == "ok" and process.returncode not in (0, 1):
-        result.status = f"crashed (rc {process.returncode})"
+    elif result.status == "ok" and done.returncode not in (0, 1):
+        # After "OK" too: a process that dies at interpreter exit crashed, whatever its tests said.
+        rc = done.returncode
+        result.status = f"crashed ({signal_name(rc) if rc < 0 else f'rc {rc}'})"
     if result.status != "ok":
-        text = output.decode(errors="replace")
-        fatal = text.find("Fatal Python error")  # a crash: faulthandler's stacks from their start
-        result.tail = text[fatal : fatal + 6000] if fatal >= 0 else text[-3000:]
+        text = str(done.stdout)
+        fatal = text.find("Fatal Python error")  # a crash: faulthandler's stacks from their start,
+        # after the few lines before them (unittest's "OK" where the process died at exit).
+        start = text.rfind("\n", 0, max(0, fatal - 300)) + 1
+        result.tail = text[start : fatal + 6000] if fatal >= 0 else text[-3000:]
     return result
 
 
@@ -241,13 +254,17 @@ def split_paths(groups: list[str]) -> list[str]:
 
 
 def summarize(modules: list[str], sides: list[str], results: dict) -> dict:
-    report: dict = {"modules": {}, "nvidia_passes_ours_not": [], "ours_passes_nvidia_not": []}
+    """Per module and side its counts, tests and end; with both sides, the tests that pass on one
+    side only, the modules whose processes end differently, and the verdict on the two."""
+    report: dict = {"modules": {}, "nvidia_passes_ours_not": [], "ours_passes_nvidia_not": [], "ends_differ": []}
     for module in modules:
         entry = {}
         for side in sides:
             result = results[side, module]
             entry[side] = {
                 "status": result.status,
+                "returncode": result.returncode,
+                "end": result.end,
                 "seconds": round(result.seconds, 1),
                 "collected": result.collected,
                 **result.counts(),
@@ -259,8 +276,27 @@ def summarize(modules: list[str], sides: list[str], results: dict) -> dict:
         if len(sides) == 2:
             report["nvidia_passes_ours_not"] += passes_only(entry["nvidia"], entry["ours"])
             report["ours_passes_nvidia_not"] += passes_only(entry["ours"], entry["nvidia"])
+            if entry["ours"]["end"] != entry["nvidia"]["end"]:
+                report["ends_differ"].append(
+                    {"module": module, "ours": entry["ours"]["end"], "nvidia": entry["nvidia"]["end"]}
+                )
         report["modules"][module] = entry
+    report["verdict"] = verdict(report) if len(sides) == 2 else "none: one side only"
     return report
+
+
+def verdict(report: dict) -> str:
+    """'pass', or 'FAIL: ' and why: a module whose process ends otherwise than on NVIDIA's (a
+    signal, an abort at exit after every test passed, another exit status, a timeout), or a
+    test that passes on NVIDIA's cuda.core and not on ours."""
+    ends, tests = len(report["ends_differ"]), len(report["nvidia_passes_ours_not"])
+    if not ends and not tests:
+        return "pass: every module's process ends as on NVIDIA's, no test passes on NVIDIA's only"
+    reasons = [
+        *([f"{ends} module(s) end differently from NVIDIA's"] if ends else []),
+        *([f"{tests} test(s) pass on NVIDIA's only"] if tests else []),
+    ]
+    return "FAIL: " + ", ".join(reasons)
 
 
 def passes_only(passing: dict, other: dict) -> list[dict]:
@@ -278,11 +314,14 @@ def short(module: str) -> str:
 
 
 def print_table(report: dict, sides: list[str], out=sys.stdout) -> None:
+    """Per module each side's counts and exit status ('!' where it did not run cleanly) and, with
+    both sides, the ratio of passes and whether the processes ended alike; then the notes, the
+    one-side passes and the modules that ended differently."""
     both = len(sides) == 2
-    heads = "".join(f"{head:>6}" for head in ("pass", "fail", "err", "skip", "xfail"))
+    heads = "".join(f"{head:>6}" for head in ("pass", "fail", "err", "skip", "xfail")) + f"{'exit':>9}"
     width = max([len(short(m)) for m in report["modules"]] + [6])
     print(
-        f"{'':{width}} " + "".join(f"| {side:<{len(heads) + 1}}" for side in sides) + ("| ratio" if both else ""),
+        f"{'':{width}} " + "".join(f"| {side:<{len(heads) + 1}}" for side in sides) + ("| ratio  end" if both else ""),
         file=out,
     )
     print(f"{'module':{width}} " + f"| {heads} " * len(sides) + ("|" if both else ""), file=out)
@@ -293,11 +332,14 @@ def print_table(report: dict, sides: list[str], out=sys.stdout) -> None:
             data = entry[side]
             for outcome in OUTCOMES:
                 totals[side][outcome] += data[outcome]
-            row += "| " + "".join(f"{data[o]:>6}" for o in OUTCOMES) + ("!" if data["status"] != "ok" else " ")
+            row += "| " + "".join(f"{data[o]:>6}" for o in OUTCOMES) + f"{data['end']:>9}"
+            row += "!" if data["status"] != "ok" else " "
         if both:
-            row += f"| {ratio(entry['ours']['passed'], entry['nvidia']['passed']):>5}"
+            same = "same" if entry["ours"]["end"] == entry["nvidia"]["end"] else "DIFF"
+            row += f"| {ratio(entry['ours']['passed'], entry['nvidia']['passed']):>5}  {same}"
         print(row, file=out)
-    row = f"{'TOTAL':{width}} " + "".join("| " + "".join(f"{totals[s][o]:>6}" for o in OUTCOMES) + " " for s in sides)
+    row = f"{'TOTAL':{width}} "
+    row += "".join("| " + "".join(f"{totals[s][o]:>6}" for o in OUTCOMES) + f"{'':>9} " for s in sides)
     print(row + (f"| {ratio(totals['ours']['passed'], totals['nvidia']['passed']):>5}" if both else ""), file=out)
     for module, entry in report["modules"].items():
         for side in sides:
@@ -318,6 +360,10 @@ def print_table(report: dict, sides: list[str], out=sys.stdout) -> None:
             print(f"\n{len(tests)} tests pass {what}" + (":" if tests else ""), file=out)
             for item in tests:
                 print(f"  {item['test']}: {item['other']}", file=out)
+        differ = report["ends_differ"]
+        print(f"\n{len(differ)} modules' processes end differently from NVIDIA's" + (":" if differ else ""), file=out)
+        for item in differ:
+            print(f"  {short(item['module'])}: ours {item['ours']}, nvidia {item['nvidia']}", file=out)
 
 
 def ratio(ours: int, nvidia: int) -> str:
@@ -368,7 +414,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1, sort_keys=True))
         print(f"\nwrote {args.json}")
-    return 0
+    print(f"\nverdict: {report['verdict']}")  # last: what a reader of the end of the log needs
+    return 1 if report["verdict"].startswith("FAIL") else 0
 
 
 if __name__ == "__main__":

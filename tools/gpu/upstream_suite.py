@@ -57,8 +57,6 @@ import json
 import os
 import re
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import textwrap
@@ -66,6 +64,11 @@ import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
+
+if not __package__:  # run by path: tools/ holds the harness (gpu)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gpu.process import run as run_process  # noqa: E402
 
 LAYOUT_PATHS = ("cuda_core/tests", "cuda_core/pytest.ini", "cuda_core/examples", "cuda_python_test_helpers")
 REQUIRED_PATHS = ("cuda_core/tests", "cuda_core/pytest.ini", "cuda_python_test_helpers")
@@ -95,19 +98,20 @@ def make_layout(checkout: Path, ref: str, root: Path) -> None:
     present = [
         path
         for path in LAYOUT_PATHS
-        if subprocess.run(
-            ["git", "-C", str(checkout), "cat-file", "-e", f"{ref}:{path}"], capture_output=True
-        ).returncode
-        == 0
+        if run_process(["git", "-C", checkout, "cat-file", "-e", f"{ref}:{path}"], output="capture").returncode == 0
     ]
     missing = [path for path in REQUIRED_PATHS if path not in present]
     if missing:
         raise SystemExit(f"{checkout} at {ref} lacks {', '.join(missing)}: is it a cuda-python checkout?")
     root.mkdir(parents=True, exist_ok=True)
-    archive = subprocess.run(
-        ["git", "-C", str(checkout), "archive", "--format=tar", ref, "--", *present], capture_output=True, check=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(root)], input=archive, check=True)
+    archive = run_process(
+        ["git", "-C", checkout, "archive", "--format=tar", ref, "--", *present], output="capture", text=False
+    )
+    if archive.returncode:
+        raise SystemExit(f"git archive of {checkout}@{ref} failed: {archive.stderr.decode(errors='replace').strip()}")
+    unpacked = run_process(["tar", "-x", "-C", root], input=archive.stdout, output="capture")
+    if unpacked.returncode:
+        raise SystemExit(f"cannot unpack NVIDIA's tests into {root}: {str(unpacked.stderr).strip()}")
     print(f"laid out {', '.join(present)} of {checkout}@{ref} in {root}")
 
 
@@ -207,28 +211,12 @@ def run_file(root: Path, side: Side, file: str, args, plugin_dir: Path, work: Pa
     if timeout <= 0:  # the run's --deadline has passed: report the file as not run, not as failed
         result.status = "not run (deadline)"
         return result
-    started = time.monotonic()
-    process = subprocess.Popen(
-        command,
-        cwd=root / "cuda_core",
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    try:
-        output, _ = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        # SIGABRT first: faulthandler (PYTHONFAULTHANDLER) prints where every thread is stuck.
-        os.killpg(process.pid, signal.SIGABRT)
-        try:
-            output, _ = process.communicate(timeout=5)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            output, _ = process.communicate()
+    # Past the timeout, SIGABRT first: faulthandler (PYTHONFAULTHANDLER) prints where every thread is stuck.
+    process = run_process(command, cwd=root / "cuda_core", env=env, output="merge", timeout=timeout)
+    if process.timed_out:
         result.status = f"timeout ({timeout:.0f} s)"
-    result.seconds = time.monotonic() - started
-    text = output.decode(errors="replace")
+    result.seconds = process.seconds
+    text = str(process.stdout)
     read_records(records, result)
     if junit.exists():
         read_junit(junit, result)
