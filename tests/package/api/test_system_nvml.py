@@ -545,6 +545,17 @@ def test_pci_cooler_and_event_data_over_nvml_structs(system, nvml) -> None:
         data.compute_instance_id  # noqa: B018
 
 
+def test_event_data_device_is_a_device_of_its_handle(system, nvml) -> None:
+    """EventData, written below Device, makes the event's Device with the constructor that
+    cuda.core.system._device hands it: a system.Device of NVML's handle, as NVIDIA's does."""
+    from cuda.core.system import _device
+
+    event = nvml.EventData()
+    event.device_ = 0x1234
+    device = _device.EventData(event).device
+    assert type(device) is system.Device and device == system.Device._from_handle(0x1234)
+
+
 def test_thermal_and_pstates_over_nvml_structs(system, nvml) -> None:
     from cuda.core.system import _device
 

@@ -2,21 +2,17 @@
 # SPDX-License-Identifier: Apache-2.0
 """Between NVML's values and cuda.core.system's: our string enumerations (cuda.core.system.typing)
 and NVML's integer ones (the tables the topic modules of cuda.core.system._device build from
-both, and the checks of what a caller passed, made before any NVML call), and NVML's device
-handles as Devices."""
+both, and the checks of what a caller passed, made before any NVML call)."""
 
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cuda.core.system._nvml_support import nvml_member, require_nvml
 
 # First, so that without NVML bindings the ImportError names what was asked for.
 nvml = require_nvml("cuda.core.system.Device")
-
-if TYPE_CHECKING:
-    from cuda.core.system._device import Device
 
 ENABLED = int(nvml_member(nvml.EnableState, "ENABLED"))
 
@@ -56,10 +52,3 @@ def to_nvml(mapping: dict, enum_type: type[enum.Enum], value: Any, what: str) ->
     if member not in mapping:
         raise ValueError(f"{what} {member.value!r} is not known to the installed NVML bindings")
     return int(mapping[member])
-
-
-def device_of(handle: int) -> Device:
-    """The cuda.core.system.Device of an NVML device handle NVML gave out."""
-    from cuda.core.system._device import Device  # here: _device imports the modules that call this
-
-    return Device._from_handle(handle)

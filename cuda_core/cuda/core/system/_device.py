@@ -10,7 +10,9 @@ them it raises an ImportError that says which cuda-bindings to install.
 Device is here, with its identity, topology and affinity; the classes its queries return
 are written by topic beside it (_clocks, _thermal, _memory, _pci_nvlink, _events, _fields,
 _device_info) and are importable from here, whose __module__ they carry, as in NVIDIA's
-cuda.core, where they are all of this module.
+cuda.core, where they are all of this module. They stand below Device and never import this
+module: what they need of it they are given (MigInfo(self), a handle, and for EventData
+Device's own constructor of handles, handed to _events on import here).
 """
 
 from __future__ import annotations
@@ -529,6 +531,10 @@ class Device:
     def utilization(self) -> Utilization:
         """How busy the GPU and its memory were over the last sample period."""
         return Utilization(nvml.device_get_utilization_rates(self._handle))
+
+
+# EventData (of _events, below this module) makes the Device of each event's handle with this.
+_events.bind_device(Device._from_handle)
 
 
 def _check_device(device: Any, what: str) -> int:

@@ -17,7 +17,7 @@ from cuda.core.system._nvml_support import require_nvml
 nvml = require_nvml("cuda.core.system.Device")
 
 from cuda.core.system import _nvml_context  # noqa: E402
-from cuda.core.system._conversions import ENABLED, device_of  # noqa: E402
+from cuda.core.system._conversions import ENABLED  # noqa: E402
 
 if TYPE_CHECKING:
     from cuda.core.system._device import Device
@@ -79,7 +79,13 @@ class MigInfo:
     """Multi-Instance GPU (MIG) information of a device."""
 
     def __init__(self, device: Device) -> None:
+        self._device = device
         self._handle = device._handle
+
+    def _device_at(self, handle: int) -> Device:
+        """The Device of an NVML handle NVML gave out for this one (its parent, its MIG devices),
+        made by the class of the device this was built for: Device is defined above this module."""
+        return type(self._device)._from_handle(handle)
 
     @property
     def is_mig_device(self) -> bool:
@@ -108,11 +114,11 @@ class MigInfo:
     @property
     def parent(self) -> Device:
         """The GPU this MIG device belongs to."""
-        return device_of(nvml.device_get_device_handle_from_mig_device_handle(self._handle))
+        return self._device_at(nvml.device_get_device_handle_from_mig_device_handle(self._handle))
 
     def get_device_by_index(self, index: int) -> Device:
         """The MIG device at ``index`` (0 to device_count - 1) of this GPU."""
-        return device_of(nvml.device_get_mig_device_handle_by_index(self._handle, index))
+        return self._device_at(nvml.device_get_mig_device_handle_by_index(self._handle, index))
 
     def get_all_devices(self) -> Iterable[Device]:
         """The MIG devices that exist now on this GPU."""

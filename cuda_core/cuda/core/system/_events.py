@@ -8,6 +8,7 @@ import them (and whose __module__ they carry, as in NVIDIA's cuda.core)."""
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cuda.core.system._nvml_support import require_nvml
@@ -15,7 +16,7 @@ from cuda.core.system._nvml_support import require_nvml
 # First, so that without NVML bindings the ImportError names what was asked for.
 nvml = require_nvml("cuda.core.system.Device")
 
-from cuda.core.system._conversions import as_member, by_name, device_of, inverse  # noqa: E402
+from cuda.core.system._conversions import as_member, by_name, inverse  # noqa: E402
 from cuda.core.system.typing import EventType  # noqa: E402
 
 if TYPE_CHECKING:
@@ -23,6 +24,18 @@ if TYPE_CHECKING:
 
 _EVENT_TYPE_MAPPING = by_name(EventType, nvml.EventType)
 _EVENT_TYPES = inverse(_EVENT_TYPE_MAPPING)
+
+# NVML's device handle -> its Device, for EventData.device. Device is defined above this module,
+# in cuda.core.system._device, which hands its constructor down here when it is imported
+# (bind_device), as it hands a MigInfo its Device: an EventData carries only NVML's struct.
+_device_of: Callable[[int], Device] | None = None
+
+
+def bind_device(device_of: Callable[[int], Device]) -> None:
+    """Makes EventData.device build its Device with ``device_of`` (called by cuda.core.system._device,
+    where users import EventData, once Device is defined there)."""
+    global _device_of
+    _device_of = device_of
 
 
 def _event_list(events: Any, enum_type: type[enum.Enum], what: str) -> list:
@@ -53,7 +66,9 @@ class EventData:
     @property
     def device(self) -> Device:
         """The device on which the event occurred."""
-        return device_of(int(self._data.device_))
+        if _device_of is None:  # this private module imported alone; cuda.core.system._device binds it
+            raise RuntimeError("EventData.device needs cuda.core.system.Device: import cuda.core.system._device first")
+        return _device_of(int(self._data.device_))
 
     @property
     def event_type(self) -> EventType:
