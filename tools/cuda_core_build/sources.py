@@ -1,0 +1,135 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The package's sources by content, for plain ninja: ``sources.py list|check|cython ...``. Stdlib only.
+
+ninja rebuilds an output only when an input's mtime is newer than it, so a source restored with an
+older mtime (``cp -p``, ``rsync -a``, ``tar -x``, a backup, an editor's revert) would never be
+compiled again. So every ninja run starts with ``check`` (an always-stale step of
+cuda-config/sources/meson.build): it hashes each file under cuda_core/ whose stat moved, and keeps
+one stamp per file in BUILDDIR/cuda-config/sources/, rewritten only when the file's content changed.
+``cython`` runs Cython for the build and puts those stamps in its depfile in place of the package's
+own files, so a Cython step reruns exactly when the content of a file it read changed, whatever the
+mtimes say; it writes the generated C++ only when it changed, so a Cython step that made the same
+code (a touched .pyx) compiles nothing. ninja's ``restat`` (Meson's custom steps have it) then
+drops every step whose inputs kept their content, and a no-op build runs ``check`` alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+SOURCE_ROOT = Path(__file__).resolve().parents[2]
+PACKAGE_ROOT = SOURCE_ROOT / "cuda_core"
+STAMPS = Path("cuda-config") / "sources"  # in the build directory
+CACHE = Path("cuda-config") / "sources.json"  # each file's stat and sha256 when last hashed
+ESCAPES = str.maketrans({"\\": "\\\\", " ": "\\ ", "#": "\\#", "$": "$$"})
+
+
+def tracked() -> list[Path]:
+    """Every file of the package's source tree, cuda_core/ (caches left out)."""
+    return sorted(p for p in PACKAGE_ROOT.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+
+def stamp_name(path: Path) -> str:
+    """The stamp of a file under cuda_core/: its path there with '+' for '/', cuda+core+_context.pyx."""
+    return "+".join(path.relative_to(PACKAGE_ROOT).parts)
+
+
+def hashed(build_dir: Path) -> tuple[dict[str, list], dict[str, list]]:
+    """Each tracked file's stat and sha256 now (hashing only the files whose stat moved), and the cache."""
+    try:
+        cache = json.loads((build_dir / CACHE).read_text())
+    except (OSError, ValueError):
+        cache = {}
+    fresh = {}
+    for path in tracked():
+        key, st = stamp_name(path), path.stat()
+        now = [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+        known = cache.get(key)
+        fresh[key] = [*now, known[5] if known and known[:5] == now else hashlib.sha256(path.read_bytes()).hexdigest()]
+    return fresh, cache
+
+
+def check(build_dir: Path) -> None:
+    """Rewrite the stamp of each file whose content changed."""
+    fresh, cache = hashed(build_dir)
+    for name, values in fresh.items():
+        write_if_changed(build_dir / STAMPS / name, f"{values[5]}\n".encode())
+    if fresh != cache:
+        write_if_changed(build_dir / CACHE, (json.dumps(fresh) + "\n").encode())
+
+
+def changed(build_dir: Path) -> list[str]:
+    """The files whose content differs from their stamps (what ``check`` would rewrite); writes nothing."""
+    stamps = build_dir / STAMPS
+    found = hashed(build_dir)[0].items()
+    return [n for n, v in found if not (stamps / n).is_file() or (stamps / n).read_text() != f"{v[5]}\n"]
+
+
+def write_if_changed(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` (atomically) unless it already holds it: its mtime moves only on a change."""
+    try:
+        if path.read_bytes() == data:
+            return
+    except OSError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    partial.write_bytes(data)
+    os.replace(partial, path)
+
+
+def cython(arguments: list[str]) -> int:
+    """Run Cython (``python -m cython ARGUMENTS``, -o OUT and -M among them) from the build directory; keep
+    OUT as it was when the code is the same, and name the stamps of the package's files in OUT.dep."""
+    out = Path(arguments[arguments.index("-o") + 1])
+    previous = out.with_name(out.name + ".previous")
+    if out.is_file():
+        os.replace(out, previous)
+    sys.argv = ["cython", *arguments]
+    from Cython.Compiler.Main import main  # the build's Cython, as `python -m cython` runs it
+
+    try:
+        main(command_line=1)
+    except SystemExit as exit:
+        if exit.code not in (0, None):
+            previous.unlink(missing_ok=True)
+            return exit.code if isinstance(exit.code, int) else 1
+    if previous.is_file() and out.is_file() and previous.read_bytes() == out.read_bytes():
+        os.replace(previous, out)  # the same code, with its old mtime: ninja's restat compiles nothing
+    previous.unlink(missing_ok=True)
+    depfile = out.with_name(out.name + ".dep")
+    target, _, deps = depfile.read_text().replace("\\\n", " ").partition(": ")
+    tokens = [re.sub(r"\\(.)", r"\1", t).replace("$$", "$") for t in re.findall(r"(?:\\.|\$\$|[^\s\\])+", deps)]
+    named = [stamp_of(token) for token in tokens]
+    write_if_changed(depfile, f"{target}: {' '.join(t.translate(ESCAPES) for t in named)}\n".encode())
+    return 0
+
+
+def stamp_of(dependency: str) -> str:
+    """The stamp that stands for ``dependency`` in a depfile, if it is a file of the package; else itself."""
+    real = Path(os.path.realpath(dependency))
+    if PACKAGE_ROOT in real.parents and (STAMPS / stamp_name(real)).is_file():
+        return str(STAMPS / stamp_name(real))
+    return dependency
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["list"]:
+        print("\n".join(stamp_name(path) for path in tracked()))
+        return 0
+    if argv[:1] == ["check"] and len(argv) == 2:
+        check(Path(argv[1]))
+        return 0
+    if argv[:1] == ["cython"]:
+        return cython(argv[1:])
+    print("usage: sources.py list | check BUILDDIR | cython CYTHON-ARGUMENTS", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
