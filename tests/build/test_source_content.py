@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -141,3 +142,27 @@ def test_a_no_op_build_runs_the_sources_check_alone(cu13) -> None:
         "] Generating cuda-config/sources/sources with a custom command"
     )
 
+
+SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
+MODULES = {"cuda.core._context": f"{CORE}/_context{SUFFIX}", "cuda.core._event": f"{CORE}/_event{SUFFIX}"}
+
+
+def test_the_compiler_path_gives_is_looked_up_on_every_build(cu13, builds: SessionBuilds, tmp_path: Path) -> None:
+    """A `c++` wrapper put first on PATH, and taken off again, each without an edit (issue 41, N12b):
+    the next plain ninja says the compiler changed and recompiles every module with the compiler PATH
+    gives now; back on the original, the modules are the original build's again."""
+    venv = cu13[0]
+    wrapper = tmp_path / "wrapper" / "c++"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\nexec {shutil.which("g++")} -fno-inline "$@"\n')
+    wrapper.chmod(0o755)
+    wrapped_path = {"PATH": f"{wrapper.parent}{os.pathsep}{venv.env()['PATH']}"}
+    with build_dir_copy(builds, 13) as build_dir:
+        built = {name: build_dir / path for name, path in MODULES.items()}
+        original = file_hashes(built)
+        wrapped = ninja(venv, build_dir, *MODULES.values(), **wrapped_path).stdout
+        assert f"the C++ compiler (driver {os.path.realpath(shutil.which('g++'))} -> {wrapper})" in wrapped
+        assert compile_steps(wrapped) == set(MODULES) and file_hashes(built) != original
+        back = ninja(venv, build_dir, *MODULES.values()).stdout
+        assert "the C++ compiler (driver" in back and compile_steps(back) == set(MODULES)
+        assert file_hashes(built) == original

@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -27,6 +28,8 @@ SOURCE_ROOT = Path(__file__).resolve().parents[2]
 PACKAGE_ROOT = SOURCE_ROOT / "cuda_core"
 STAMPS = Path("cuda-config") / "sources"  # in the build directory
 CACHE = Path("cuda-config") / "sources.json"  # each file's stat and sha256 when last hashed
+COMPILER = "compiler"  # the stamp of the compiler PATH gives, beside the files' stamps
+LAUNCHERS = ("ccache", "sccache")  # what Meson puts before the compiler (steps.py's list)
 ESCAPES = str.maketrans({"\\": "\\\\", " ": "\\ ", "#": "\\#", "$": "$$"})
 
 
@@ -55,13 +58,26 @@ def hashed(build_dir: Path) -> tuple[dict[str, list], dict[str, list]]:
     return fresh, cache
 
 
-def check(build_dir: Path) -> None:
-    """Rewrite the stamp of each file whose content changed."""
+def check(build_dir: Path, compiler: list[str]) -> None:
+    """Rewrite the stamp of each file whose content changed, and the compiler's when PATH's moved."""
     fresh, cache = hashed(build_dir)
     for name, values in fresh.items():
         write_if_changed(build_dir / STAMPS / name, f"{values[5]}\n".encode())
     if fresh != cache:
         write_if_changed(build_dir / CACHE, (json.dumps(fresh) + "\n").encode())
+    write_if_changed(build_dir / STAMPS / COMPILER, compiler_stamp(compiler).encode())
+
+
+def compiler_stamp(compiler: list[str]) -> str:
+    """The C++ compiler the build's commands run now: the driver PATH gives (they name it bare, as Meson
+    found it), by real path and stat. A change makes the environment's check hash it again (steps.py)."""
+    driver = next((part for part in compiler if Path(part).name not in LAUNCHERS), "")
+    found = shutil.which(driver) if driver else None
+    if not found:
+        return f"{driver}: not found\n"
+    real = os.path.realpath(found)
+    st = os.stat(real)
+    return f"{found} -> {real}: {st.st_dev} {st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}\n"
 
 
 def changed(build_dir: Path) -> list[str]:
@@ -120,14 +136,14 @@ def stamp_of(dependency: str) -> str:
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["list"]:
-        print("\n".join(stamp_name(path) for path in tracked()))
+        print("\n".join([*(stamp_name(path) for path in tracked()), COMPILER]))
         return 0
-    if argv[:1] == ["check"] and len(argv) == 2:
-        check(Path(argv[1]))
+    if argv[:1] == ["check"] and len(argv) >= 2:
+        check(Path(argv[1]), [part.removeprefix("--compiler=") for part in argv[2:] if part.startswith("--compiler=")])
         return 0
     if argv[:1] == ["cython"]:
         return cython(argv[1:])
-    print("usage: sources.py list | check BUILDDIR | cython CYTHON-ARGUMENTS", file=sys.stderr)
+    print("usage: sources.py list | check BUILDDIR [--compiler=PART ...] | cython CYTHON-ARGUMENTS", file=sys.stderr)
     return 2
 
 
