@@ -16,12 +16,15 @@ drops every step whose inputs kept their content, and a no-op build runs ``check
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
 import re
+import select
 import shutil
 import sys
+import time
 from pathlib import Path
 
 SOURCE_ROOT = Path(__file__).resolve().parents[2]
@@ -58,8 +61,69 @@ def hashed(build_dir: Path) -> tuple[dict[str, list], dict[str, list]]:
     return fresh, cache
 
 
+def ninja_running_this() -> int | None:
+    """The pid of the ninja that runs this step (an ancestor named ninja), or None (not Linux, not ninja)."""
+    pid = os.getppid()
+    for _ in range(4):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            return None
+        name, fields = stat[stat.index("(") + 1 : stat.rindex(")")], stat[stat.rindex(")") + 2 :].split()
+        if name.startswith("ninja"):
+            return pid
+        pid = int(fields[1])
+    return None
+
+
+def running(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2 :].split()[0] not in "ZX"
+
+
+def hold_build_dir(build_dir: Path) -> None:
+    """Hold BUILDDIR's ninja lock until the ninja running this step exits, waiting for any other.
+
+    Two plain ``ninja -C`` at once in one build directory both append to ninja's logs and its deps
+    log, which can leave them damaged. Every build starts with this step, and nothing that writes
+    waits on nothing else; so a second ninja waits here, saying so, until the first is done. A
+    process of its own holds the lock (detached from ninja's pipes, which ninja waits on) and lets
+    it go when that ninja exits, however it exits."""
+    ninja = ninja_running_this()
+    if ninja is None:
+        return
+    lock_path = build_dir / "cuda-config" / "ninja.lock"
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    held, holding = os.pipe()
+    if os.fork() == 0:  # the holder
+        try:
+            os.setsid()
+            quiet = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(quiet, fd)
+            os.close(held)
+            lock = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            os.write(holding, b"1")
+            os.close(holding)
+            while running(ninja):
+                time.sleep(0.02)
+        finally:
+            os._exit(0)
+    os.close(holding)
+    ready, _, _ = select.select([held], [], [], 0.5)
+    if not ready:
+        print(f"cuda-core: waiting for another ninja in {build_dir} to finish", flush=True)
+    os.read(held, 1)
+    os.close(held)
+
+
 def check(build_dir: Path, compiler: list[str]) -> None:
     """Rewrite the stamp of each file whose content changed, and the compiler's when PATH's moved."""
+    hold_build_dir(build_dir)
     fresh, cache = hashed(build_dir)
     for name, values in fresh.items():
         write_if_changed(build_dir / STAMPS / name, f"{values[5]}\n".encode())

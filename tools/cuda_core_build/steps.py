@@ -226,8 +226,10 @@ def check(args: argparse.Namespace) -> None:
     for stale in (p for p in old if p.relative_to(config).as_posix() not in copies):
         stale.unlink()
     if record.readlink(str(config / "source")) != str(PACKAGE):  # included .pxi files: one name anywhere
-        (config / "source").unlink(missing_ok=True)
-        (config / "source").symlink_to(PACKAGE)
+        partial = config / f".source.{os.getpid()}"  # made aside and renamed: two checks at once both succeed
+        partial.unlink(missing_ok=True)
+        partial.symlink_to(PACKAGE)
+        os.replace(partial, config / "source")
     record.write_if_changed(config / "cython.stamp", found.digest("cython", "bindings") + "\n")
     record.write_if_changed(config / "cyutility.stamp", found.digest("cython") + "\n")
     extra = tuple(name for name in found.inputs["header"] if name not in facts.REQUIRED_HEADERS)
