@@ -383,8 +383,18 @@ def test_a_read_only_build_dir_imports_when_up_to_date(editable: Path, builds: S
         pytest.skip("this machine cannot mount a directory read-only in a user namespace (unshare --user --mount)")
     fine = read_only(build_dir, [venv.python, "-c", "import cuda.core._context; print('fine')"], venv, tmp_path)
     assert fine.stdout.strip() == "fine" and fine.stderr == "", fine.stderr
-    with touched(editable / "cuda_core/cuda/core/_context.pyx"):
+    source = editable / "cuda_core/cuda/core/_context.pyx"
+    with touched(source):  # the same content: nothing to rebuild
+        fine = read_only(build_dir, [venv.python, "-c", "import cuda.core._context; print('fine')"], venv, tmp_path)
+    assert fine.stdout.strip() == "fine" and fine.stderr == "", fine.stderr
+    before, original = source.stat(), source.read_text()
+    source.write_text(original + "# another content, with the old mtime\n")
+    os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns))
+    try:
         stale = read_only(build_dir, [venv.python, "-c", "import cuda.core"], venv, tmp_path)
+    finally:
+        source.write_text(original)
+        os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert stale.returncode != 0 and stale.stderr.strip().splitlines()[-1] == (
         f"ImportError: cuda.core is installed editable, but its build directory {build_dir} is read-only and "
         "cuda.core changed since it was built: make it writable, or reinstall from a writable checkout"

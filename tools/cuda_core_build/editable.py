@@ -54,9 +54,11 @@ CASCADE = re.compile(r"^ninja explain: (.* is dirty|output PHONY of phony edge w
 
 
 def up_to_date(build_dir: Path, ninja: str, env: dict[str, str] | None) -> bool:
-    """Whether ``build_dir`` needs no step but the sources' check, which finds every content unchanged,
-    asked without writing anything (a read-only build directory)."""
-    if _sibling("sources").changed(Path(build_dir)):
+    """Whether ``build_dir`` is up to date, asked without writing anything (a read-only build directory):
+    no source's content and no input of the environment moved, and ninja names no cause of work but the
+    sources' check, which runs on every build (a dry run counts everything after it dirty)."""
+    compiler = _record().read(Path(build_dir)).compiler
+    if _sibling("sources").changed(Path(build_dir), compiler) or _record().stats_changed(build_dir):
         return False
     dry = subprocess.run([ninja, "-n", "-d", "explain"], cwd=build_dir, env=env, capture_output=True, text=True)
     causes = [line for line in dry.stderr.splitlines() if line.startswith("ninja explain: ")]

@@ -144,11 +144,12 @@ def compiler_stamp(compiler: list[str]) -> str:
     return f"{found} -> {real}: {st.st_dev} {st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}\n"
 
 
-def changed(build_dir: Path) -> list[str]:
-    """The files whose content differs from their stamps (what ``check`` would rewrite); writes nothing."""
+def changed(build_dir: Path, compiler: list[str]) -> list[str]:
+    """The stamps ``check`` would rewrite (files whose content changed, the compiler); writes nothing."""
     stamps = build_dir / STAMPS
-    found = hashed(build_dir)[0].items()
-    return [n for n, v in found if not (stamps / n).is_file() or (stamps / n).read_text() != f"{v[5]}\n"]
+    now = {name: f"{values[5]}\n" for name, values in hashed(build_dir)[0].items()}
+    now[COMPILER] = compiler_stamp(compiler)
+    return [name for name, text in now.items() if not (stamps / name).is_file() or (stamps / name).read_text() != text]
 
 
 def write_if_changed(path: Path, data: bytes) -> None:
