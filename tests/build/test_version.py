@@ -187,3 +187,17 @@ def test_one_commit_one_version_however_the_tree_arrives(make_checkout, venvs: d
     assert Version(tree_version(checkout)) > Version(full)
     git(checkout, "tag", "v1.1.0")
     assert Version(tree_version(checkout)) == Version(f"{API}+meson.{label(checkout)}1.1.0") > Version(full)
+
+
+def test_an_sdist_kept_in_git_says_its_own_version(tmp_path: Path) -> None:
+    """An unpacked sdist committed to a packager's git repository, with a patch on top: its version
+    is its PKG-INFO's, neither the packager's commit nor `.dirty` (issue 41: a clean sdist labelled dirty)."""
+    (tmp_path / "PKG-INFO").write_text(
+        f"Metadata-Version: 2.1\nName: cuda-core\nVersion: {API}+meson.20261201000000.1.3.0\n"
+    )
+    version_of(tmp_path)
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    commit(tmp_path, "packaging")
+    (tmp_path / "packaging").write_text("a local patch")
+    assert version_of(tmp_path).stdout.strip() == f"{API}+meson.20261201000000.1.3.0"

@@ -67,21 +67,26 @@ def from_archive(root: Path) -> str | None:
     return local_label(int(commit_time), tag and tag.group(1), node)
 
 
-def unpacked_sdist(root: Path) -> str | None:
-    """The version in the PKG-INFO of ``root``, an unpacked sdist (no .git), or None."""
+def sdist_version(root: Path) -> str | None:
+    """The version in the PKG-INFO of ``root``, an unpacked sdist, or None (a checkout has no PKG-INFO)."""
     pkg_info = (root / "PKG-INFO").read_text(errors="replace") if (root / "PKG-INFO").is_file() else ""
-    found = None if (root / ".git").exists() else re.search(r"^Version: (\S+)$", pkg_info, re.M)
+    found = re.search(r"^Version: (\S+)$", pkg_info, re.M)
     return found.group(1) if found else None
 
 
+def unpacked_sdist(root: Path) -> str | None:
+    """The version of ``root`` if it is an unpacked sdist outside git (Meson's dist cannot pack it), else None."""
+    return None if (root / ".git").exists() else sdist_version(root)
+
+
 def version(root: Path = SOURCE_ROOT) -> str:
-    """The version of ``root``: the override, git's, an sdist's PKG-INFO's, a git archive's .git_archival.txt's."""
+    """The version of ``root``: the override, an sdist's PKG-INFO's, git's, a git archive's .git_archival.txt's."""
     if os.environ.get(OVERRIDE, "").strip():
         return os.environ[OVERRIDE].strip()
+    if sdist := sdist_version(root):  # an sdist's own version, even where a packager keeps it in git
+        return sdist
     if (root / ".git").exists():
         return from_git(root)
-    if sdist := unpacked_sdist(root):
-        return sdist
     archived = from_archive(root)
     if archived is None:
         raise VersionError(f"{root} has no version: no .git, no PKG-INFO, no filled-in .git_archival.txt: {FIX}")
