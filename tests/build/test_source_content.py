@@ -83,6 +83,22 @@ def test_a_changed_source_with_an_old_mtime_is_rebuilt(cu13, builds: SessionBuil
     assert up_to_date(venv, build_dir)
 
 
+@pytest.mark.parametrize("source", ["_cpp/uuid_format.cpp", "_cpp/uuid_format.hpp"])
+def test_changed_plain_cpp_with_an_old_mtime_is_recompiled(cu13, builds: SessionBuilds, source: str) -> None:
+    """The plain C++ compiled into _device, and its header, by content too: both of _device's objects
+    are compiled again, and nothing is cythonized."""
+    venv, _, checkout = cu13
+    path = checkout / CORE / source
+    original = path.read_text()
+    with build_dir_copy(builds, 13) as copy:
+        before = with_old_mtime(path, original + "\n// restored from another day\n")
+        try:
+            plan = dry_run(venv, copy)
+        finally:
+            put_back(path, original, before)
+    assert cython_steps(plan) == set() and compile_steps(plan) == {"cuda.core._device", "cpp:_cpp_uuid_format"}
+
+
 def test_a_restored_source_builds_what_a_clean_build_of_it_makes(cu13, builds: SessionBuilds, tmp_path: Path) -> None:
     """Issue 41's case, in real builds: edit _context.pyx, build, restore the saved copy with
     ``cp -p``, build again with plain ninja: the module is rebuilt, byte-identical to the build

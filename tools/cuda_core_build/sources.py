@@ -121,12 +121,18 @@ def hold_build_dir(build_dir: Path) -> None:
     os.close(held)
 
 
+def stamp_text(name: str, sha: str) -> str:
+    """A stamp's content: the sha256; for C++, as a comment, so the modules that compile it can -include
+    its stamp (cuda_core/cuda/core/meson.build) and g++'s depfile names the stamp."""
+    return f"/* {sha} */\n" if name.endswith((".cpp", ".hpp", ".h")) else f"{sha}\n"
+
+
 def check(build_dir: Path, compiler: list[str]) -> None:
     """Rewrite the stamp of each file whose content changed, and the compiler's when PATH's moved."""
     hold_build_dir(build_dir)
     fresh, cache = hashed(build_dir)
     for name, values in fresh.items():
-        write_if_changed(build_dir / STAMPS / name, f"{values[5]}\n".encode())
+        write_if_changed(build_dir / STAMPS / name, stamp_text(name, values[5]).encode())
     if fresh != cache:
         write_if_changed(build_dir / CACHE, (json.dumps(fresh) + "\n").encode())
     write_if_changed(build_dir / STAMPS / COMPILER, compiler_stamp(compiler).encode())
@@ -147,7 +153,7 @@ def compiler_stamp(compiler: list[str]) -> str:
 def changed(build_dir: Path, compiler: list[str]) -> list[str]:
     """The stamps ``check`` would rewrite (files whose content changed, the compiler); writes nothing."""
     stamps = build_dir / STAMPS
-    now = {name: f"{values[5]}\n" for name, values in hashed(build_dir)[0].items()}
+    now = {name: stamp_text(name, values[5]) for name, values in hashed(build_dir)[0].items()}
     now[COMPILER] = compiler_stamp(compiler)
     return [name for name, text in now.items() if not (stamps / name).is_file() or (stamps / name).read_text() != text]
 
