@@ -157,6 +157,13 @@ def dry_run(venv: Venv, build_dir: Path, *targets: str, **env: str) -> str:
 NO_WORK = "ninja: no work to do."
 
 
+def pending(venv: Venv, build_dir: Path, *targets: str, **env: str) -> str:
+    """What ``ninja -n`` lists before any check has run, the always-run sources' check left out (its
+    phony satisfied): whether ninja sees that an input moved."""
+    with always_stale_satisfied(build_dir):
+        return ninja(venv, build_dir, "-n", *targets, **env).stdout
+
+
 def up_to_date(venv: Venv, build_dir: Path, *targets: str, **env: str) -> bool:
     """Whether a plain ninja of ``targets`` (all by default) would run no step but its checks."""
     return NO_WORK in dry_run(venv, build_dir, *targets, **env)

@@ -20,6 +20,7 @@ from pathlib import Path
 import devenv
 from builds import (
     CHECK_STEP,
+    NO_WORK,
     SessionBuilds,
     Uv,
     Venv,
@@ -32,8 +33,8 @@ from builds import (
     file_hashes,
     meson_setup,
     ninja,
+    pending,
     touched,
-    up_to_date,
 )
 from cuda_core_build import facts, record
 
@@ -85,8 +86,8 @@ def set_up(builds: SessionBuilds, venv: Venv, name: str, *options: str, **env: s
 
 
 def no_work(venv: Venv, build_dir: Path) -> bool:
-    """Whether a plain ninja of TARGETS would run nothing but its checks."""
-    return up_to_date(venv, build_dir, *TARGETS)
+    """Whether a plain ``ninja -n`` of TARGETS lists nothing (but the sources' check, which runs on every build)."""
+    return NO_WORK in pending(venv, build_dir, *TARGETS)
 
 
 def modules(build_dir: Path) -> dict[str, str]:
