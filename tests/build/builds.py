@@ -138,16 +138,53 @@ def ninja(venv: Venv, build_dir: Path, *args: str, check: bool = True, **env: st
 CHECK_STEP = "cuda-config/environment.json"  # the build's first step, the content check (an output of it)
 
 
-def dry_run(venv: Venv, build_dir: Path, **env: str) -> str:
-    """What ninja would do now, and why (``-n -d explain``), without compiling anything.
+def dry_run(venv: Venv, build_dir: Path, *targets: str, **env: str) -> str:
+    """What a plain ninja would do now beyond its checks, and why (``-n -d explain``), compiling nothing.
 
-    The content check (the build's first step) runs for real first, as every build starts with it
-    when it has work: ninja cannot know before running it whether a content changed, so a plain
-    dry run would list everything after it whenever any input's mtime moved.
+    Both checks run for real first, as every build starts with them: the sources' content check
+    (always stale: it runs on every build) and the environment's (ninja cannot know before running it
+    whether a content changed, so a plain dry run would list everything after it whenever any
+    input's mtime moved). Then ``ninja -n`` runs with Meson's always-dirty phony satisfied (a file
+    named PHONY, dated 1970, for the dry run alone): what it lists is what a real run would do after
+    its checks, whose unchanged outputs (restat) drop every step that only waited for them.
     """
     check = ninja(venv, build_dir, CHECK_STEP, **env)
-    result = ninja(venv, build_dir, "-n", "-d", "explain", **env)
+    with always_stale_satisfied(build_dir):
+        result = ninja(venv, build_dir, "-n", "-d", "explain", *targets, **env)
     return check.stdout + result.stdout + result.stderr
+
+
+NO_WORK = "ninja: no work to do."
+
+
+def pending(venv: Venv, build_dir: Path, *targets: str, **env: str) -> str:
+    """What ``ninja -n`` lists before any check has run, the always-run sources' check left out (its
+    phony satisfied): whether ninja sees that an input moved."""
+    with always_stale_satisfied(build_dir):
+        return ninja(venv, build_dir, "-n", *targets, **env).stdout
+
+
+def up_to_date(venv: Venv, build_dir: Path, *targets: str, **env: str) -> bool:
+    """Whether a plain ninja of ``targets`` (all by default) would run no step but its checks."""
+    return NO_WORK in dry_run(venv, build_dir, *targets, **env)
+
+
+def rebuilt_nothing(output: str) -> bool:
+    """Whether a ninja run's ``output`` shows no Cython, compile or link step (its checks may have run)."""
+    return not cython_steps(output) and not compile_steps(output) and "Linking target" not in output
+
+
+@contextlib.contextmanager
+def always_stale_satisfied(build_dir: Path) -> Iterator[None]:
+    """Meson's always-stale steps (the sources' check) depend on the phony ``PHONY``, which ninja
+    counts dirty while no file of that name exists; one dated 1970 makes them clean for a dry run."""
+    phony = build_dir / "PHONY"
+    phony.write_text("")
+    os.utime(phony, (1, 1))
+    try:
+        yield
+    finally:
+        phony.unlink()
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from builds import MAJORS, SessionBuilds, Venv, cython_steps, edited, ninja, run, touched
+from builds import MAJORS, SessionBuilds, Venv, cython_steps, dry_run, edited, ninja, run, touched, up_to_date
 from cuda_core_build import facts
 
 PROBE_CODE = "import cuda.bindings, cuda.core, cuda.core._build_info as b; print(b.cuda_major, cuda.core.__file__)"
 EDITED = "cuda_core/cuda/core/system/_system.pyx"
+CORE = "cuda_core/cuda/core"
 
 
 def pip_uninstall(venv: Venv) -> None:
@@ -137,7 +138,7 @@ def test_the_probe_never_starts_an_editable_rebuild(editable: Path, builds: Sess
     source.write_text(original + "\n")
     try:
         run([venv.python, editable / "tools/dev/cuda_probe.py"], venv.env(), tmp_path)
-        pending = run([venv.bin / "ninja", "-C", builds.build_dir(13), "-n"], venv.env(), tmp_path).stdout
+        pending = dry_run(venv, builds.build_dir(13))
         assert "cuda.core._device" in cython_steps(pending), "the probe's imports rebuilt the editable install"
     finally:
         # Nothing was rebuilt from the edit (asserted above): the old text and mtime make it current again.
@@ -171,7 +172,7 @@ def test_concurrent_imports_after_an_edit_take_turns(editable: Path, builds: Ses
         assert [out.strip() for out, _ in outputs] == ["3", "3", "3"]
         rebuilt = [err for _, err in outputs if "cuda-core: rebuilding the editable cuda.core in" in err]
         assert len(rebuilt) == 1 and "[1/" in rebuilt[0] and "_context.pyx" in rebuilt[0], outputs
-        assert "ninja: no work to do." in ninja(venv, build_dir, "-n").stdout
+        assert up_to_date(venv, build_dir)
         deps = ninja(venv, build_dir, "-t", "deps", "cuda_core/cuda/core/_build_info.py").stdout
         assert "cuda-config/environment.json" in deps and "(VALID)" in deps
         module = builds.modules(13)["cuda.core._context"]
@@ -382,8 +383,18 @@ def test_a_read_only_build_dir_imports_when_up_to_date(editable: Path, builds: S
         pytest.skip("this machine cannot mount a directory read-only in a user namespace (unshare --user --mount)")
     fine = read_only(build_dir, [venv.python, "-c", "import cuda.core._context; print('fine')"], venv, tmp_path)
     assert fine.stdout.strip() == "fine" and fine.stderr == "", fine.stderr
-    with touched(editable / "cuda_core/cuda/core/_context.pyx"):
+    source = editable / "cuda_core/cuda/core/_context.pyx"
+    with touched(source):  # the same content: nothing to rebuild
+        fine = read_only(build_dir, [venv.python, "-c", "import cuda.core._context; print('fine')"], venv, tmp_path)
+    assert fine.stdout.strip() == "fine" and fine.stderr == "", fine.stderr
+    before, original = source.stat(), source.read_text()
+    source.write_text(original + "# another content, with the old mtime\n")
+    os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns))
+    try:
         stale = read_only(build_dir, [venv.python, "-c", "import cuda.core"], venv, tmp_path)
+    finally:
+        source.write_text(original)
+        os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert stale.returncode != 0 and stale.stderr.strip().splitlines()[-1] == (
         f"ImportError: cuda.core is installed editable, but its build directory {build_dir} is read-only and "
         "cuda.core changed since it was built: make it writable, or reinstall from a writable checkout"
@@ -397,3 +408,23 @@ def test_mypy_sees_the_editable_install(editable: Path, builds: SessionBuilds, t
     typing_test = editable / "tests/package/api/test_typing.py"
     result = run([venv.python, "-m", "pytest", "-q", "-p", "no:cacheprovider", typing_test], venv.env(), tmp_path)
     assert " passed" in result.stdout and "failed" not in result.stdout, result.stdout
+
+
+def test_a_new_hard_link_rebuilds_nothing_and_says_nothing(
+    editable: Path, builds: SessionBuilds, tmp_path: Path
+) -> None:
+    """A hard link gained by a header the build reads (uv links installs from its cache) or by a source:
+    the ctime moved, the content did not. The import runs the checks, which find nothing, and prints
+    nothing (issue 41, H1: it said it was rebuilding)."""
+    venv = builds.venvs[13]
+    cuda_h = next(venv.site_packages.glob("nvidia/*/include/cuda.h"))
+    links = {cuda_h.with_name("cuda-h.link"): cuda_h, editable / "_event-pxd.link": editable / f"{CORE}/_event.pxd"}
+    try:
+        for link, target in links.items():
+            os.link(target, link)  # beside it: a hard link stays on its file system
+        result = run([venv.python, "-c", "import cuda.core"], venv.env(), tmp_path)
+    finally:
+        for link in links:
+            link.unlink(missing_ok=True)
+    assert result.stderr == "" and result.stdout == ""
+    assert up_to_date(venv, builds.build_dir(13))

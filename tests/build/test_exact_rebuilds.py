@@ -133,16 +133,23 @@ def test_coverage_toggle_rebuilds_every_extension(cu13, cythonized) -> None:
     assert_up_to_date(venv, build_dir)
 
 
-def test_touching_a_pxd_rebuilds_exactly_its_cimporters(cu13, cythonized) -> None:
+def test_touching_a_pxd_rebuilds_nothing_editing_it_exactly_its_cimporters(cu13, builds, cythonized) -> None:
+    """The package's files count by content (tools/cuda_core_build/sources.py): a touched .pxd, nothing;
+    an edited one (tried on a copy of the build dir: its stamp changes), exactly the modules that cimport it."""
     venv, build_dir, checkout = cu13
     with touched(checkout / CORE / "_utils/cuda_utils.pxd"):
         plan = dry_run(venv, build_dir)
+    assert cython_steps(plan) == set() and compile_steps(plan) == set()
+    pxd = checkout / CORE / "_utils/cuda_utils.pxd"
+    with build_dir_copy(builds, 13) as copy, edited(pxd, pxd.read_text() + "# edited\n"):
+        plan = dry_run(venv, copy)
     # cuda_utils.pyx owns the pxd; nearly every other module cimports it.
     assert cython_steps(plan) == cimporters(checkout, "cuda.core._utils.cuda_utils")
     assert len(cython_steps(plan)) > len(cythonized) / 2
     assert "cpp:_cpp_uuid_format" not in compile_steps(plan)
-    with touched(checkout / CORE / "_event.pxd"):
-        plan = dry_run(venv, build_dir)
+    pxd = checkout / CORE / "_event.pxd"
+    with build_dir_copy(builds, 13) as copy, edited(pxd, pxd.read_text() + "# edited\n"):
+        plan = dry_run(venv, copy)
     # _event.pyx implements it, _stream cimports it, and what cimports _stream.pxd.
     expected = cimporters(checkout, "cuda.core._event")
     assert {"cuda.core._event", "cuda.core._stream"} <= expected < cythonized

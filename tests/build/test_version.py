@@ -11,10 +11,13 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
+import time
 from pathlib import Path
 
-from builds import GIT, REPO_ROOT, SessionBuilds, build_info, meson_setup, ninja, run
+from builds import GIT, REPO_ROOT, SessionBuilds, Venv, build_info, meson_setup, ninja, run
 from cuda_core_build.version import API_VERSION as API
+from packaging.version import Version
 
 VERSION = REPO_ROOT / "tools" / "cuda_core_build" / "version.py"
 
@@ -39,22 +42,27 @@ def commit(root: Path, name: str) -> str:
     return git(root, "rev-parse", "--short=9", "HEAD")
 
 
+def label(root: Path, ref: str = "HEAD") -> str:
+    """The ``DATE.`` part of the local label of commit ``ref``: its committer date in UTC."""
+    return time.strftime("%Y%m%d%H%M%S", time.gmtime(int(git(root, "log", "-1", "--format=%ct", ref)))) + "."
+
+
 def test_untagged_tagged_after_a_tag_and_dirty(tmp_path: Path) -> None:
-    """NVIDIA's API version, then this project's position in git as the local label."""
+    """NVIDIA's API version, then the commit's date and its release tag or hash as the local label."""
     git(tmp_path, "init", "-q")
     version_of(tmp_path)  # the script itself, committed below with the first file
     git(tmp_path, "add", "tools")
     first = commit(tmp_path, "a")
-    assert version_of(tmp_path).stdout.strip() == f"{API}+meson.0.1.g{first}"
+    assert version_of(tmp_path).stdout.strip() == f"{API}+meson.{label(tmp_path)}g{first}"
     git(tmp_path, "tag", "v1.4.0")
-    assert version_of(tmp_path).stdout.strip() == f"{API}+meson.1.4.0"
-    second = commit(tmp_path, "b")
+    assert version_of(tmp_path).stdout.strip() == f"{API}+meson.{label(tmp_path)}1.4.0"
+    commit(tmp_path, "b")
     third = commit(tmp_path, "c")
-    assert third != second and version_of(tmp_path).stdout.strip() == f"{API}+meson.1.4.0.2.g{third}"
+    assert version_of(tmp_path).stdout.strip() == f"{API}+meson.{label(tmp_path)}g{third}"
     (tmp_path / "a").write_text("changed")
-    assert version_of(tmp_path).stdout.strip() == f"{API}+meson.1.4.0.2.g{third}.dirty"
+    assert version_of(tmp_path).stdout.strip() == f"{API}+meson.{label(tmp_path)}g{third}.dirty"
     git(tmp_path, "tag", "not-a-release")  # only vX.Y.Z tags count
-    assert version_of(tmp_path).stdout.strip().startswith(f"{API}+meson.1.4.0.2.g")
+    assert version_of(tmp_path).stdout.strip() == f"{API}+meson.{label(tmp_path)}g{third}.dirty"
 
 
 def test_an_sdist_says_its_pkg_info_version(tmp_path: Path) -> None:
@@ -75,7 +83,7 @@ def test_a_git_archive_says_the_commit_and_tag_export_subst_filled_in(tmp_path: 
     unpacked.mkdir()
     archive = subprocess.run([*GIT, "archive", "HEAD"], cwd=tmp_path, capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x"], cwd=unpacked, input=archive, check=True)
-    assert version_of(unpacked).stdout.strip() == f"{API}+meson.0.0.g{first}"
+    assert version_of(unpacked).stdout.strip() == f"{API}+meson.{label(tmp_path)}g{first}"
     git(tmp_path, "tag", "v2.0.1")
     subprocess.run(
         ["tar", "-x"],
@@ -83,7 +91,7 @@ def test_a_git_archive_says_the_commit_and_tag_export_subst_filled_in(tmp_path: 
         input=subprocess.run([*GIT, "archive", "HEAD"], cwd=tmp_path, capture_output=True, check=True).stdout,
         check=True,
     )
-    assert version_of(unpacked).stdout.strip() == f"{API}+meson.2.0.1"
+    assert version_of(unpacked).stdout.strip() == f"{API}+meson.{label(tmp_path)}2.0.1"
 
 
 def test_the_override_wins_everywhere(tmp_path: Path) -> None:
@@ -108,10 +116,10 @@ def test_a_git_archive_of_the_checkout_configures_with_its_version(builds: Sessi
     tree = tmp_path / "tree"
     tree.mkdir()
     subprocess.run(["tar", "-x"], cwd=tree, input=archive, check=True)
-    head = subprocess.run([*GIT, "rev-parse", "--short=9", "HEAD"], cwd=builds.checkout, capture_output=True, text=True)
+    head = git(builds.checkout, "rev-parse", "--short=9", "HEAD")
     meson_setup(venv, tree, tmp_path / "build")
     ninja(venv, tmp_path / "build", "cuda_core/cuda/core/_build_info.py")
-    assert build_info(tmp_path / "build")["version"] == f"{API}+meson.0.0.g{head.stdout.strip()}"
+    assert build_info(tmp_path / "build")["version"] == f"{API}+meson.{label(builds.checkout)}g{head}"
 
 
 def test_pip_shows_why_a_tree_has_no_version(builds: SessionBuilds, tmp_path: Path) -> None:
@@ -125,3 +133,71 @@ def test_pip_shows_why_a_tree_has_no_version(builds: SessionBuilds, tmp_path: Pa
     assert result.returncode != 0 and not (tree / "build").exists()
     assert "has no version: no .git, no PKG-INFO" in result.stdout + result.stderr
     assert "set CUDA_CORE_VERSION" in result.stdout + result.stderr
+
+
+def tree_version(root: Path) -> str:
+    """What version.py, as ``root`` holds it, says for ``root`` (no override)."""
+    environ = {k: v for k, v in os.environ.items() if k != "CUDA_CORE_VERSION"}
+    script = root / "tools" / "cuda_core_build" / "version.py"
+    return subprocess.run(
+        [sys.executable, script], capture_output=True, text=True, env=environ, check=True
+    ).stdout.strip()
+
+
+def sdist_of(venv: Venv, tree: Path, out: Path) -> tuple[Path, Path]:
+    """``python -m build --sdist`` of ``tree`` (no isolation: the venv's tools), the sdist and its unpacked tree."""
+    run([venv.python, "-m", "build", "--sdist", "--no-isolation", "--outdir", out, tree], venv.env(), tree)
+    sdist = next(out.glob("cuda_core-*.tar.gz"))
+    with tarfile.open(sdist) as archive:
+        archive.extractall(out, filter="data")
+    return sdist, out / sdist.name.removesuffix(".tar.gz")
+
+
+def test_one_commit_one_version_however_the_tree_arrives(make_checkout, venvs: dict[int, Venv], tmp_path: Path) -> None:
+    """Two commits past a release tag: the full clone, a --depth 1 clone, a git archive, the sdist and
+    an sdist of that sdist all say one version, and a later commit's sorts above it (PEP 440)."""
+    checkout = make_checkout("one-version")
+    git(checkout, "tag", "v1.0.0")
+    for name in ("one", "two"):
+        git(checkout, "commit", "-q", "--allow-empty", "-m", name)
+    full = tree_version(checkout)
+    assert full == f"{API}+meson.{label(checkout)}g{git(checkout, 'rev-parse', 'HEAD')[:9]}"
+    shallow = tmp_path / "shallow"
+    subprocess.run([*GIT, "clone", "-q", "--depth", "1", f"file://{checkout}", shallow], check=True)
+    archived = tmp_path / "archived"
+    archived.mkdir()
+    archive = subprocess.run([*GIT, "archive", "HEAD"], cwd=checkout, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x"], cwd=archived, input=archive, check=True)
+    sdist, unpacked = sdist_of(venvs[13], checkout, tmp_path / "sdist")
+    resdist, reunpacked = sdist_of(venvs[13], unpacked, tmp_path / "sdist-of-sdist")
+    found = {
+        "--depth 1 clone": tree_version(shallow),
+        "git archive": tree_version(archived),
+        "sdist": tree_version(unpacked),
+        "sdist of the sdist": tree_version(reunpacked),
+        "sdist's name": sdist.name.removeprefix("cuda_core-").removesuffix(".tar.gz"),
+        "its sdist's name": resdist.name.removeprefix("cuda_core-").removesuffix(".tar.gz"),
+    }
+    assert found == dict.fromkeys(found, full)
+    assert sorted(p.relative_to(reunpacked) for p in reunpacked.rglob("*")) == sorted(
+        p.relative_to(unpacked) for p in unpacked.rglob("*")
+    )
+    time.sleep(1.1)  # a commit one second later
+    git(checkout, "commit", "-q", "--allow-empty", "-m", "three")
+    assert Version(tree_version(checkout)) > Version(full)
+    git(checkout, "tag", "v1.1.0")
+    assert Version(tree_version(checkout)) == Version(f"{API}+meson.{label(checkout)}1.1.0") > Version(full)
+
+
+def test_an_sdist_kept_in_git_says_its_own_version(tmp_path: Path) -> None:
+    """An unpacked sdist committed to a packager's git repository, with a patch on top: its version
+    is its PKG-INFO's, neither the packager's commit nor `.dirty` (issue 41: a clean sdist labelled dirty)."""
+    (tmp_path / "PKG-INFO").write_text(
+        f"Metadata-Version: 2.1\nName: cuda-core\nVersion: {API}+meson.20261201000000.1.3.0\n"
+    )
+    version_of(tmp_path)
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    commit(tmp_path, "packaging")
+    (tmp_path / "packaging").write_text("a local patch")
+    assert version_of(tmp_path).stdout.strip() == f"{API}+meson.20261201000000.1.3.0"

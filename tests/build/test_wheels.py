@@ -190,6 +190,7 @@ class PythonMBuild:
     sdist: Path
     wheel: Path
     output: str
+    release: str  # the tagged checkout's version
 
 
 @pytest.fixture(scope="module")
@@ -218,7 +219,10 @@ def python_m_build(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pyte
         checkout,
     )
     return PythonMBuild(
-        next(dist.glob("cuda_core-*.tar.gz")), next(dist.glob("cuda_core-*.whl")), result.stdout + result.stderr
+        next(dist.glob("cuda_core-*.tar.gz")),
+        next(dist.glob("cuda_core-*.whl")),
+        result.stdout + result.stderr,
+        version.from_git(checkout),
     )
 
 
@@ -244,7 +248,8 @@ def test_python_m_build_makes_an_sdist_and_a_wheel_of_the_headers_major(
     assert "Requires-Dist: cuda-bindings==12.*" in metadata_header(wheel)
     # The tag's version, in the sdist (which has no .git: its PKG-INFO carries it) and in the wheel
     # built from it, metadata and build info alike.
-    release = version.local_label(TAGGED.removeprefix("v"), 0, "")
+    release = python_m_build.release
+    assert release.endswith("." + TAGGED.removeprefix("v"))
     assert python_m_build.sdist.name == f"cuda_core-{release}.tar.gz"
     assert f"Version: {release}" in metadata_header(wheel) and info["version"] == release
     assert sum(n.endswith(".so") for n in wheel.contents) == len(builds.modules(12))

@@ -13,6 +13,7 @@ import shutil
 import site
 import sys
 import sysconfig
+import tarfile
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -171,8 +172,33 @@ def _build(
 
 
 def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) -> str:
+    if (sdist := version.unpacked_sdist(facts.REPO_ROOT)) is not None:
+        return repack_sdist(facts.REPO_ROOT, sdist, Path(sdist_directory))
     with _hook(), building(dict(config_settings or {})):
         return mesonpy.build_sdist(sdist_directory, config_settings)
+
+
+def repack_sdist(root: Path, version_text: str, directory: Path) -> str:
+    """The sdist of an unpacked sdist (no .git, so Meson's dist cannot run there): its files as they
+    are, its PKG-INFO and so its version included, build directories and caches left out."""
+    name = f"cuda_core-{version_text}"
+    built = {p.parent for p in root.rglob("meson-private")} | set(root.glob(".mesonpy*"))
+    files = sorted(
+        p
+        for p in root.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and not any(d in p.parents for d in built)
+    )
+    epoch = int(os.environ.get("SOURCE_DATE_EPOCH", "0")) or None
+    directory.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(directory / f"{name}.tar.gz", "w:gz", format=tarfile.PAX_FORMAT) as archive:
+        for path in files:
+            info = archive.gettarinfo(str(path), f"{name}/{path.relative_to(root).as_posix()}")
+            info.uid = info.gid = 0
+            info.uname = info.gname = ""
+            info.mtime = epoch if epoch is not None else info.mtime
+            with path.open("rb") as data:
+                archive.addfile(info, data)
+    return f"{name}.tar.gz"
 
 
 def environment_key() -> str:

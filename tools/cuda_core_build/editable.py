@@ -14,6 +14,7 @@ import importlib.metadata
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -23,7 +24,6 @@ from types import ModuleType
 from typing import Any, TextIO
 
 LOCK = ".cuda-core-build.lock"
-NO_WORK = "ninja: no work to do."
 PACKAGE = "cuda.core"
 INSTALL_PLAN = Path("meson-info") / "intro-install_plan.json"
 LOADER_MODULE = "_cuda_core_editable_loader"  # meson-python's, in the editable wheel
@@ -31,14 +31,38 @@ READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
 UNUSABLE = "cuda.core is installed editable, but its build directory {}"
 
 
-def _record() -> ModuleType:
-    """record.py beside this file: the one reader of a build directory's record."""
-    if "_cuda_core_build_record" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("_cuda_core_build_record", Path(__file__).with_name("record.py"))
+def _sibling(name: str) -> ModuleType:
+    """``name``.py beside this file (record: the one reader of a build directory's record; sources)."""
+    module_name = f"_cuda_core_build_{name}"
+    if module_name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(module_name, Path(__file__).with_name(f"{name}.py"))
         assert spec is not None and spec.loader is not None
         sys.modules[spec.name] = module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-    return sys.modules["_cuda_core_build_record"]
+    return sys.modules[module_name]
+
+
+def _record() -> ModuleType:
+    return _sibling("record")
+
+
+# Lines of a run that rebuilt nothing: ninja's own, and the checks every run may start with (the
+# sources' content check runs on every build; the environment's runs when an input's stat moved).
+QUIET = re.compile(r"^(ninja: no work to do\.|\[\d+/\d+\] Generating cuda-config/\S+ with a custom command)$")
+# What `ninja -n -d explain` says of a step that is dirty only because an input is: not a cause of work.
+CASCADE = re.compile(r"^ninja explain: (.* is dirty|output PHONY of phony edge with no inputs doesn't exist)$")
+
+
+def up_to_date(build_dir: Path, ninja: str, env: dict[str, str] | None) -> bool:
+    """Whether ``build_dir`` is up to date, asked without writing anything (a read-only build directory):
+    no source's content and no input of the environment moved, and ninja names no cause of work but the
+    sources' check, which runs on every build (a dry run counts everything after it dirty)."""
+    compiler = _record().read(Path(build_dir)).compiler
+    if _sibling("sources").changed(Path(build_dir), compiler) or _record().stats_changed(build_dir):
+        return False
+    dry = subprocess.run([ninja, "-n", "-d", "explain"], cwd=build_dir, env=env, capture_output=True, text=True)
+    causes = [line for line in dry.stderr.splitlines() if line.startswith("ninja explain: ")]
+    return dry.returncode == 0 and all(CASCADE.match(line) for line in causes)
 
 
 @contextlib.contextmanager
@@ -64,23 +88,25 @@ def rebuild(build_dir: Path, ninja: str, progress: TextIO, env: dict[str, str] |
     """Bring ``build_dir`` up to date under its lock, saying so only when there is work (OSError: read-only)."""
     with locked(build_dir, progress) as writable:
         if not writable:
-            dry = subprocess.run([ninja, "-n"], cwd=build_dir, env=env, capture_output=True, text=True)
-            if NO_WORK not in dry.stdout:
+            if not up_to_date(build_dir, ninja, env):
                 raise OSError(errno.EROFS, f"{build_dir} is read-only and out of date")
             return
         if _record().stats_changed(build_dir):  # a content changed with its mtime kept: ninja checks
             (Path(build_dir) / "cuda-config" / "recheck").touch()
-        start, lines = time.monotonic(), []
+        start, lines, working = time.monotonic(), [], False
         notice = f"cuda-core: rebuilding the editable cuda.core in {build_dir} (sources changed since the last build)\n"
         pipe = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True, "errors": "replace"}
         process = subprocess.Popen([ninja], cwd=build_dir, env=env, **pipe)  # type: ignore[call-overload]
         for line in process.stdout:
             lines.append(line)
-            if lines[0].strip() != NO_WORK:
-                print((notice if len(lines) == 1 else "") + line, end="", file=progress, flush=True)
+            if not working and not QUIET.match(line.strip()):  # the first step that rebuilds: say so
+                working = True
+                print(notice + "".join(lines[:-1]), end="", file=progress, flush=True)
+            if working:
+                print(line, end="", file=progress, flush=True)
         if process.wait() != 0:
             raise subprocess.CalledProcessError(process.returncode, [ninja], "".join(lines))
-        if lines and lines[0].strip() != NO_WORK:
+        if working:
             print(f"cuda-core: rebuilt in {time.monotonic() - start:.1f} s", file=progress, flush=True)
 
 

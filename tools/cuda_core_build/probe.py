@@ -58,8 +58,14 @@ DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif|define|undef)\
 LITERAL = re.compile(r"^\(?\s*(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*\s*\)?$")
 
 
-def read_cuda_version(cuda_h: Path) -> int:
-    """CUDA_VERSION as the preprocessor reads it: comments, ``#if 0``, ``#undef``, octal and hex as for g++."""
+def pointable(source: str) -> str:
+    """What to point at a toolkit: the option or variable that named these headers, else CUDA_PATH."""
+    return source if source.startswith("-D") or source in ("CUDA_PATH", "CUDA_HOME") else "CUDA_PATH"
+
+
+def read_cuda_version(cuda_h: Path, source: str = "CUDA_PATH") -> int:
+    """CUDA_VERSION as the preprocessor reads it: comments, ``#if 0``, ``#undef``, octal and hex as for g++;
+    a refusal tells to point ``source`` (the option or variable that named it) at a toolkit."""
     comments = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
     text = comments.sub(lambda m: "\n" * m.group(0).count("\n"), cuda_h.read_text(errors="replace"))
     value, active = None, []  # active: per open #if, whether its branch counts (only #if 0's first is off)
@@ -74,7 +80,7 @@ def read_cuda_version(cuda_h: Path) -> int:
     if literal is None:
         shown = "it defines no CUDA_VERSION" if value is None else f"CUDA_VERSION is {value!r}, not an integer literal"
         raise ProbeError(
-            f"{cuda_h}: {shown}: it is not a CUDA toolkit's cuda.h; point CUDA_PATH at a complete CUDA toolkit"
+            f"{cuda_h}: {shown}: it is not a CUDA toolkit's cuda.h; point {pointable(source)} at a complete CUDA toolkit"
         )
     digits = literal.group(1)
     return int(digits, 16 if digits[:2] in ("0x", "0X") else 8 if len(digits) > 1 and digits[0] == "0" else 10)
@@ -85,9 +91,9 @@ def select_headers(candidates: list[Path], source: str) -> Toolkit:
     found = {h: next((d for d in candidates if (d / h).is_file()), None) for h in facts.REQUIRED_HEADERS}
     if found["cuda.h"] is None:
         raise ProbeError(f"no cuda.h in {source}: point it at a CUDA toolkit")
-    version = read_cuda_version(found["cuda.h"] / "cuda.h")
+    version = read_cuda_version(found["cuda.h"] / "cuda.h", source)
     for directory in candidates:
-        other = read_cuda_version(directory / "cuda.h") if (directory / "cuda.h").is_file() else version
+        other = read_cuda_version(directory / "cuda.h", source) if (directory / "cuda.h").is_file() else version
         layout = re.search(r"(?:^|/)nvidia/cu(\d+)(?:/|$)", directory.as_posix())
         clash = f"has CUDA {other // 1000}.{other % 1000 // 10}" if other != version else None
         if clash is None and layout and int(layout.group(1)) != version // 1000:
@@ -240,7 +246,7 @@ def check_bindings(toolkit: Toolkit, request: Request, root: str = "") -> Packag
         fixes = [ours, fix] if stop or in_dev_venv() not in (None, toolkit.major) else [ours]
         raise ProbeError(
             f"cuda-bindings {bindings.version} of {sys.prefix} is for CUDA {bindings.major}, but the build uses "
-            f"{headers}: {', or '.join(fixes)}, or point CUDA_PATH at CUDA {bindings.major} headers"
+            f"{headers}: {', or '.join(fixes)}, or point {pointable(toolkit.found_via)} at CUDA {bindings.major} headers"
         )
     if bindings.minor > toolkit.minor:
         raise ProbeError(

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import os
@@ -49,7 +50,9 @@ def compat_choices(toolkit: probe.Toolkit, bindings: probe.Package) -> dict[str,
 
 def header_closure(compiler: list[str], toolkit: probe.Toolkit) -> dict[str, str]:
     """Include name -> file of each toolkit header the build reads, compiled or as text (g++'s list, by real path)."""
-    command = [*compiler, "-std=c++17", "-M", "-x", "c++", *(f"-isystem{d}" for d in toolkit.include_dirs), "-"]
+    # Compiled, not only preprocessed (-fsyntax-only): a header that is not C++ is refused here, in one line.
+    flags = ["-std=c++17", "-fsyntax-only", "-MD", "-MF", "/dev/stdout", "-x", "c++"]
+    command = [*compiler, *flags, *(f"-isystem{d}" for d in toolkit.include_dirs), "-"]
     source = "".join(f"#include <{header}>\n" for header in facts.COMPILED_HEADERS)
     try:
         result = subprocess.run(command, input=source, capture_output=True, text=True, timeout=300)
@@ -60,7 +63,7 @@ def header_closure(compiler: list[str], toolkit: probe.Toolkit) -> dict[str, str
     if result.returncode != 0:
         first = next((line for line in result.stderr.splitlines() if "error" in line), result.stderr).strip()
         raise ProbeError(
-            f"the CUDA headers at {os.pathsep.join(toolkit.include_dirs)} do not preprocess ({first}): "
+            f"the CUDA headers at {os.pathsep.join(toolkit.include_dirs)} do not compile ({first}): "
             f"point CUDA_PATH or -Dcuda-path at a complete CUDA toolkit"
         )
     closure = {header: str(Path(toolkit.sources[header]) / header) for header in facts.REQUIRED_HEADERS}
@@ -118,7 +121,7 @@ def links_on_the_way(path: str) -> dict[str, str]:
 
 def check_directory_name(build_dir: Path, toolkit: probe.Toolkit, request: Request) -> None:
     """A build directory named for a major (build-cu13) keeps it, unless one is asked for explicitly."""
-    named = re.search(r"(?:^|[-_.])cu(\d+)(?:$|[-_.])", build_dir.name)
+    named = re.search(r"(?:^|[-_.])cu(\d{2})(?:$|[-_.])", build_dir.name)  # a CUDA major has two digits
     if named and request.cuda_major == "auto" and int(named.group(1)) != toolkit.major:
         hint = probe.stop_pointing(toolkit, request) or probe.venv_hint(int(named.group(1)))
         raise ProbeError(
@@ -128,10 +131,23 @@ def check_directory_name(build_dir: Path, toolkit: probe.Toolkit, request: Reque
         )
 
 
+def through_links_gone(pin: record.Record) -> record.Record:
+    """The pin, with each pinned header directory that is gone (a link removed) replaced by the real
+    directory its headers were read from at the last check, where that still holds them."""
+    if (Path(pin.sources["cuda.h"]) / "cuda.h").is_file():
+        return pin
+    real = {d: os.path.dirname(pin.inputs["header"][h][0]) for h, d in pin.sources.items() if h in pin.inputs["header"]}
+    if not all((Path(real.get(d, d)) / h).is_file() for h, d in pin.sources.items()):
+        return pin
+    sources = {h: real.get(d, d) for h, d in pin.sources.items()}
+    return dataclasses.replace(pin, include_dirs=[real.get(d, d) for d in pin.include_dirs], sources=sources)
+
+
 def derive(
     build_dir: Path, request: Request, compiler: list[str], pin: record.Record | None, keep_ninja: bool = False
 ) -> tuple[record.Record, dict]:
     """The environment of ``build_dir`` (the pinned toolkit, read again), and each input's stat."""
+    pin = pin and through_links_gone(pin)
     if pin and not (Path(pin.sources["cuda.h"]) / "cuda.h").is_file():
         raise ProbeError(
             f"the CUDA headers pinned for this build directory are gone ({pin.sources['cuda.h']}/cuda.h): restore "
@@ -206,7 +222,23 @@ def configure(args: argparse.Namespace) -> None:
         raise ProbeError(f"{err}{gone if wiped else ''}") from None
     if not (config / RECHECK).exists():  # created once, never touched by the check that reads it
         (config / RECHECK).write_text("")
-    print(f"{found.summary()}\n{' '.join([*STAMPS, *facts.REQUIRED_HEADERS, *found.compat])}\n{changed}")
+    outputs = " ".join([*STAMPS, *facts.REQUIRED_HEADERS, *found.compat])
+    print(f"{found.summary()}\n{outputs}\n{changed}\n{compiler_through_a_link(args.compiler, args.build_dir)}")
+
+
+def compiler_through_a_link(compiler: list[str], build_dir: Path) -> str:
+    """A warning when Meson runs the compiler (or ccache) by a path through a directory link: Meson keeps that
+    path in every compile command, so removing the link stops the build; '' when none."""
+    for part in (p for p in compiler if os.path.isabs(p)):
+        links = [link for link in links_on_the_way(part) if link != part]
+        if links:
+            real = os.path.dirname(os.path.realpath(part))
+            return (
+                f"cuda-core: Meson runs {part} through the link {links[0]}, and keeps that path in every compile "
+                f"command: the build stops if the link goes; to build without it, set up with the real path first "
+                f"on PATH: PATH={real}:$PATH meson setup --wipe {build_dir}"
+            )
+    return ""
 
 
 def check(args: argparse.Namespace) -> None:
@@ -224,10 +256,12 @@ def check(args: argparse.Namespace) -> None:
         record.write_if_changed(config / name, Path(path).read_bytes())
     old = [p for role in ("bindings", "cython") for p in (config / role).rglob("*") if p.is_file()]
     for stale in (p for p in old if p.relative_to(config).as_posix() not in copies):
-        stale.unlink()
+        stale.unlink(missing_ok=True)  # another check at once may have taken it
     if record.readlink(str(config / "source")) != str(PACKAGE):  # included .pxi files: one name anywhere
-        (config / "source").unlink(missing_ok=True)
-        (config / "source").symlink_to(PACKAGE)
+        partial = config / f".source.{os.getpid()}"  # made aside and renamed: two checks at once both succeed
+        partial.unlink(missing_ok=True)
+        partial.symlink_to(PACKAGE)
+        os.replace(partial, config / "source")
     record.write_if_changed(config / "cython.stamp", found.digest("cython", "bindings") + "\n")
     record.write_if_changed(config / "cyutility.stamp", found.digest("cython") + "\n")
     extra = tuple(name for name in found.inputs["header"] if name not in facts.REQUIRED_HEADERS)

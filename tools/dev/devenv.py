@@ -17,6 +17,12 @@ holds pip (``uv venv --seed``), so ``.venvs/cu13/bin/python -m pip install ...``
 stamp file, written last, records a hash of the interpreter and the requirements: a rerun with
 nothing changed returns at once, and an install that was interrupted is never trusted.
 
+Nothing in a venv is ever deleted: devenv marks each venv it makes (``.devenv-made``, written when
+the venv is created) and only ever installs into a marked one. A stale one (a pin changed, an
+install interrupted, ``--force``) is brought up to date in place, so an editable install or a file
+kept there stays. A directory devenv did not make, or a venv of another Python, is left as it is:
+devenv says so in one line, with the command that moves it aside and makes the cell's venv.
+
 ``.venvs/`` is the user's: the test runners (tools/dev/run_tests.py, run_matrix.py) and the
 build tests make the same cells' environments under ``build/.venvs/`` (TEST_VENVS_DIR) and
 install only there, so an editable install in ``.venvs/cu13`` stays as it is.
@@ -35,6 +41,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/: the build's facts and probe
 
@@ -46,11 +53,17 @@ VENVS_DIR = REPO_ROOT / ".venvs"  # the user's environments: what README's comma
 # a per-major dev venv by its directory's name, and names the other major's venv beside it.
 TEST_VENVS_DIR = REPO_ROOT / "build" / ".venvs"
 STAMP_NAME = ".devenv-stamp"
+MARKER_NAME = ".devenv-made"  # written when devenv creates a venv: the venvs it may install into
+MARKER_TEXT = "made by tools/dev/devenv.py, which installs into this venv and deletes nothing in it\n"
 MISSING_PYTHON = 3  # exit status when the cell's Python is not on this machine
 
 
 class PythonMissing(Exception):
     """The cell's Python is not on this machine; the message says where it was looked for."""
+
+
+class NotOurs(Exception):
+    """The cell's directory holds something devenv will not install into; the message says what to run."""
 
 
 def venv_dir(cell: str, root: Path = VENVS_DIR) -> Path:
@@ -108,18 +121,61 @@ def _run(cmd: list[str | Path]) -> None:
     subprocess.run([str(part) for part in cmd], check=True)
 
 
-def _create(target: Path, python: Path, requirements: tuple[str, ...]) -> None:
-    """Make a fresh environment at ``target`` with ``python`` and install ``requirements``."""
-    if target.exists():
-        shutil.rmtree(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
+def _python_version(python: Path) -> str:
+    return subprocess.run([str(python), "-c", "import sys; print(sys.version)"], capture_output=True, text=True).stdout
+
+
+def _refuse(target: Path, shown: Path, why: str) -> NoReturn:
+    """Leave ``target`` as it is: one line saying why, and the command that puts it aside and makes the venv."""
+    aside = target.with_name(f"{target.name}.old")
+    while aside.exists():
+        aside = aside.with_name(aside.name + "~")
+    raise NotOurs(
+        f"{shown} {why}, so devenv leaves it as it is: to keep it and make the cell's venv, run "
+        f"`mv {shown} {shown.parent / aside.name} && python3 tools/dev/devenv.py {target.name}`"
+    )
+
+
+def made_by_devenv(target: Path) -> bool:
+    """Whether devenv made ``target``: its marker, or the stamp of a devenv from before the marker."""
+    return not target.is_symlink() and any((target / name).is_file() for name in (MARKER_NAME, STAMP_NAME))
+
+
+def _create(target: Path, python: Path, requirements: tuple[str, ...], shown: Path | None = None) -> None:
+    """Make the environment at ``target`` with ``python`` and install ``requirements``; a venv devenv
+    made before is brought up to date in place, keeping what was added to it, and anything else there
+    is refused (NotOurs) untouched."""
+    shown = shown or target
+    if target.exists() or target.is_symlink():
+        if not made_by_devenv(target):
+            _refuse(target, shown, "exists and was not made by devenv (it has no .devenv-made)")
+        made_with = _python_version(target / "bin" / "python")
+        if made_with != _python_version(python):
+            found = made_with.split(" ", 1)[0] or "no working Python"
+            _refuse(target, shown, f"holds {found}, not the cell's {_python_version(python).split(' ', 1)[0]}")
+        (target / MARKER_NAME).write_text(MARKER_TEXT)
+        (target / STAMP_NAME).unlink(missing_ok=True)  # our own file: an install that stops half-way is never trusted
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _make_venv(target, python)
+    _install(target / "bin" / "python", requirements)
+
+
+def _make_venv(target: Path, python: Path) -> None:
+    """A new venv at ``target``, marked as devenv's the moment it exists."""
     uv = shutil.which("uv")
-    venv_python_path = target / "bin" / "python"
     if uv:
         _run([uv, "venv", "--seed", "--quiet", "--python", python, target])  # --seed: with pip
-        _run([uv, "pip", "install", "--quiet", "--python", venv_python_path, *requirements])
     else:
         _run([python, "-m", "venv", target])
+    (target / MARKER_NAME).write_text(MARKER_TEXT)
+
+
+def _install(venv_python_path: Path, requirements: tuple[str, ...]) -> None:
+    uv = shutil.which("uv")
+    if uv:
+        _run([uv, "pip", "install", "--quiet", "--python", venv_python_path, *requirements])
+    else:
         _run(
             [
                 venv_python_path,
@@ -173,7 +229,8 @@ def ensure(cell_name: str, force: bool = False, root: Path = VENVS_DIR) -> Path:
 
     An environment that uv made without pip (devenv before it seeded pip) gets pip from the
     interpreter's own ``ensurepip``, and keeps everything else, an editable install included.
-    Raises PythonMissing when the cell's Python is not on this machine.
+    Raises PythonMissing when the cell's Python is not on this machine, NotOurs when ``root/CELL``
+    is a directory devenv did not make or a venv of another Python (left as it is).
     """
     known = cells()
     if cell_name not in known:
@@ -194,8 +251,9 @@ def ensure(cell_name: str, force: bool = False, root: Path = VENVS_DIR) -> Path:
         print(f"devenv: {shown} is up to date", flush=True)
         return target_python
     start = time.monotonic()
-    print(f"devenv: creating {shown}: Python {cell.python}, CUDA {cell.cuda}, {cell.tools} tools", flush=True)
-    _create(target, python, requirements)
+    doing = "updating" if made_by_devenv(target) else "creating"
+    print(f"devenv: {doing} {shown}: Python {cell.python}, CUDA {cell.cuda}, {cell.tools} tools", flush=True)
+    _create(target, python, requirements, shown)
     stamp.write_text(wanted)
     print(f"devenv: {shown} ready in {time.monotonic() - start:.0f} s", flush=True)
     return target_python
@@ -204,11 +262,14 @@ def ensure(cell_name: str, force: bool = False, root: Path = VENVS_DIR) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cell", choices=list(cells()), help="the cell of requirements/matrix.ini")
-    parser.add_argument("--force", action="store_true", help="recreate even when up to date")
+    parser.add_argument("--force", action="store_true", help="install the pins again, in place, even when up to date")
     parser.add_argument("--print-python", action="store_true", help="print the environment's python when ready")
     args = parser.parse_args(argv)
     try:
-        python = ensure(args.cell, force=args.force)
+        python = ensure(args.cell, force=args.force, root=VENVS_DIR)
+    except NotOurs as err:
+        print(f"devenv: {err}", file=sys.stderr)
+        return 1
     except PythonMissing as err:
         print(f"devenv: cannot make {args.cell}: {err}", file=sys.stderr)
         return MISSING_PYTHON
