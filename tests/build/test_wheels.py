@@ -194,23 +194,23 @@ class PythonMBuild:
 
 @pytest.fixture(scope="module")
 def python_m_build(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.TempPathFactory) -> PythonMBuild:
-    """`python -m build -Csetup-args=-Dcuda-major=12` with no CUDA_PATH: the sdist (meson dist of the
-    git tree), then a wheel built from it in an isolated environment (build requirements from PyPI).
-    With no CUDA 12 toolkit (a CUDA 13 one may sit at /usr/local/cuda) it takes NVIDIA's CUDA 12
-    header wheels."""
+    """`python -m build` in a CUDA 12 venv (cuda-bindings 12.9), no major asked, no CUDA_PATH: the sdist
+    (meson dist of the git tree), then a wheel built from it in an isolated environment (build
+    requirements from PyPI). The backend reads the environment of build's interpreter and builds for
+    its cuda-bindings' major (issue 42: it made a CUDA 13 wheel); with no CUDA 12 toolkit (a CUDA 13
+    one may sit at /usr/local/cuda) against NVIDIA's CUDA 12 header wheels."""
     checkout = make_checkout("python-m-build")
-    env = venvs[13].env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH)
+    env = venvs[12].env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH)
     run([*GIT, "tag", TAGGED], env, checkout)  # a release: the sdist and the wheel say TAGGED's version
     dist = tmp_path_factory.mktemp("dist")
     # Built three directories deep in the unpacked sdist; the session builds one deep in its checkout.
     result = run(
         [
-            venvs[13].python,
+            venvs[12].python,
             "-m",
             "build",
             "--outdir",
             dist,
-            "-Csetup-args=-Dcuda-major=12",
             "-Cbuild-dir=deep/er/build",
             checkout,
         ],
@@ -224,8 +224,8 @@ def python_m_build(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pyte
 
 @pytest.mark.slow
 @pytest.mark.network
-def test_python_m_build_makes_an_sdist_and_a_wheel_of_the_headers_major(
-    python_m_build: PythonMBuild, builds: SessionBuilds
+def test_python_m_build_in_a_cuda12_venv_makes_an_sdist_and_a_cuda12_wheel(
+    python_m_build: PythonMBuild, builds: SessionBuilds, venvs: dict[int, Venv]
 ) -> None:
     with tarfile.open(python_m_build.sdist) as archive:
         names = archive.getnames()
@@ -237,6 +237,9 @@ def test_python_m_build_makes_an_sdist_and_a_wheel_of_the_headers_major(
     assert (
         f"building against NVIDIA's CUDA {facts.default_cuda(12)} header wheels (requirements/matrix.ini)"
         in python_m_build.output
+    )
+    assert f"cuda-bindings {bindings_pin(12)} is installed in {venvs[12].root}: building for CUDA 12" in (
+        python_m_build.output
     )
     wheel = Wheel.read(python_m_build.wheel)
     info = build_info_of(wheel)
