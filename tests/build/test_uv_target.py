@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import devenv
 import pytest
 from builds import REPO_ROOT, SessionBuilds, Uv, Venv, bindings_pin, run
 from cuda_core_build import frontend
@@ -128,3 +129,19 @@ def test_uv_pip_install_with_the_cu12_extra_builds_for_cuda12_and_keeps_the_bind
     run([uv.path, "pip", "install", ".[cu12]"], uv_env(uv, cu12_venv, builds), checkout)
     report = json.loads(run([cu12_venv.python, "-m", "cuda.core", "--json"], cu12_venv.env(), tmp_path).stdout)
     assert report["build"]["cuda_major"] == 12 and report["cuda_bindings_installed"] == bindings_pin(12)
+
+
+def test_python_39_is_refused_in_one_line(uv: Uv, make_checkout, tmp_path: Path) -> None:
+    """uv does not check requires-python of a source tree before building it: the backend's first import
+    refuses Python 3.9 in one line naming the Pythons it builds for (it was request.py's TypeError)."""
+    try:
+        python = devenv.find_python("3.9")
+    except devenv.PythonMissing as err:
+        pytest.skip(str(err))
+    venv = uv.venv(tmp_path / "py39", python)
+    result = run([uv.path, "pip", "install", "--python", venv.python, "."], uv.env(), make_checkout("py39"), check=False)
+    assert result.returncode != 0
+    refusal = one_line(result.stdout + result.stderr, "cuda-core:")
+    assert refusal == "cuda-core: Python 3.9 is not supported: cuda-core builds for CPython 3.10 to 3.13; " + (
+        "install into an environment of one of those"
+    )
