@@ -31,6 +31,7 @@ from builds import (
     file_hashes,
     meson_setup,
     ninja,
+    run,
     touched,
 )
 from cuda_core_build import facts, record
@@ -326,3 +327,19 @@ def test_a_compiler_wrapper_first_on_path_is_a_change_of_environment(
     assert compile_steps(output) == set(MODULES) and modules(build_dir) != unwrapped
     clean = set_up(builds, venv, "build-wrapped-clean", **path)
     assert modules(build_dir) == modules(clean)
+
+
+def test_a_regular_install_beside_the_bindings_rebuilds_nothing(builds: SessionBuilds, uv: Uv, tmp_path: Path) -> None:
+    """Issue 42: a regular install of cuda-core puts cuda/core/*.pxd beside cuda-bindings' cuda/bindings/;
+    they were counted as cuda-bindings' inputs, so installing it, or uninstalling it for an editable
+    install, re-cythonized every module. cuda-bindings' inputs are the files its RECORD lists."""
+    venv = scratch_venv(uv, tmp_path / "venv", facts.default_cuda(13))
+    build_dir = set_up(builds, venv, "build-beside-an-install")
+    uv.install(venv, "--no-deps", builds.wheel(13))
+    assert any((venv.site_packages / "cuda" / "core").glob("*.pxd"))
+    for step in ("installed", "uninstalled"):
+        if step == "uninstalled":
+            run([uv.path, "pip", "uninstall", "--python", venv.python, "cuda-core"], uv.env(), tmp_path)
+        output = build(venv, build_dir).stdout
+        assert "changed" not in output and nothing_compiled(output), (step, output)
+        assert no_work(venv, build_dir), step

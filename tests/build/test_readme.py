@@ -228,3 +228,13 @@ def test_the_suite_block_is_what_ci_runs() -> None:
     ci = [words for words in (shlex.split(line, comments=True) for line in CI_RUN.read_text().splitlines()) if words]
     ci = [words for words in ci if words[0] not in ("set", "cd")]
     assert suite[0].commands == ci, f"README block {suite[0].id} shows {suite[0].commands}; .ci/run runs {ci}"
+
+
+def test_what_readme_builds_into_is_git_ignored() -> None:
+    """The directories README's commands write wheels and sdists into (dist-cu12, dist-dual, ...) are
+    ignored by git, so a README user's `git status` stays clean (issue 42)."""
+    written = {m.group(1) for m in re.finditer(r"(?:--outdir|\s-o|\s-w)\s+([\w./-]+)", README.read_text())}
+    assert written, "README shows no --outdir/-o/-w: the pattern needs updating"
+    files = [f"{directory.rstrip('/')}/cuda_core-1.0-py3-none-any.whl" for directory in sorted(written)]
+    result = subprocess.run(["git", "check-ignore", "--no-index", *files], cwd=REPO_ROOT, capture_output=True, text=True)
+    assert sorted(result.stdout.split()) == files, f"not git-ignored: {sorted(set(files) - set(result.stdout.split()))}"

@@ -19,7 +19,7 @@ from pathlib import Path
 import devenv
 import pytest
 from builds import REPO_ROOT, SessionBuilds, Uv, Venv, bindings_pin, run
-from cuda_core_build import frontend
+from cuda_core_build import facts, frontend
 
 pytestmark = pytest.mark.network
 
@@ -145,3 +145,19 @@ def test_python_39_is_refused_in_one_line(uv: Uv, make_checkout, tmp_path: Path)
     assert refusal == "cuda-core: Python 3.9 is not supported: cuda-core builds for CPython 3.10 to 3.13; " + (
         "install into an environment of one of those"
     )
+
+
+def test_without_isolation_the_missing_build_tools_are_named_in_one_line(
+    uv: Uv, cu12_venv: Venv, builds: SessionBuilds, make_checkout
+) -> None:
+    """``uv pip install --no-build-isolation .`` in a venv without the build tools said only "No module named
+    mesonpy": now one line with the command that installs them, in uv's spelling, their ranges from the facts."""
+    result = run(
+        [uv.path, "pip", "install", "--no-build-isolation", "."],
+        uv_env(uv, cu12_venv, builds),
+        make_checkout("uv-no-isolation"),
+        check=False,
+    )
+    assert result.returncode != 0
+    refusal = one_line(result.stdout + result.stderr, "cuda-core:")
+    assert refusal.endswith("install them first: uv pip install " + " ".join(map(repr, facts.tool_ranges())))

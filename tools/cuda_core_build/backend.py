@@ -18,9 +18,19 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import mesonpy
+from cuda_core_build import facts, frontend
 
-from cuda_core_build import editable, facts, frontend, probe, record, version
+try:
+    import mesonpy
+except ImportError as missing:  # a build without isolation, in an environment that lacks the build tools
+    _install = "uv pip install" if (frontend.frontend() or frontend.Frontend((), Path(), {})).name == "uv" else "pip install"
+    raise SystemExit(
+        f"cuda-core: the build tools are not installed for {sys.executable} (no module named {missing.name}), and a "
+        f"build without isolation uses the environment's own: install them first: "
+        f"{_install} {' '.join(map(repr, facts.tool_ranges()))}"
+    ) from None
+
+from cuda_core_build import editable, probe, record, version
 from cuda_core_build.request import ConfigSettings, ProbeError, from_settings, meson_option, setup_args
 from cuda_core_build.wheel_files import Wheel, bindings_extra, join_metadata, metadata_headers
 
