@@ -190,6 +190,19 @@ def test_an_import_with_nothing_to_rebuild_is_silent(editable: Path, builds: Ses
     assert result.stderr == "" and result.stdout == ""
 
 
+def test_an_import_after_a_touched_input_says_nothing_was_rebuilt(
+    editable: Path, builds: SessionBuilds, tmp_path: Path
+) -> None:
+    """cuda-bindings' cydriver.pxd touched, its content unchanged (a reinstall of the same wheel): the import
+    runs the content check alone. It said "rebuilding ... (sources changed since the last build)", then
+    "rebuilt": no source had changed and nothing was rebuilt (issue 42). Now it says so."""
+    venv = builds.venvs[13]
+    with touched(venv.site_packages / "cuda" / "bindings" / "cydriver.pxd"):
+        err = run([venv.python, "-c", "import cuda.core"], venv.env(), tmp_path).stderr
+    assert "ninja found it out of date" in err and "sources changed" not in err, err
+    assert err.rstrip().endswith("cuda-core: nothing needed rebuilding: no content changed"), err
+
+
 def test_a_deleted_build_dir_is_one_import_error_and_spares_the_other_packages(
     editable: Path, builds: SessionBuilds, tmp_path: Path
 ) -> None:

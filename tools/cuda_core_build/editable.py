@@ -71,7 +71,7 @@ def rebuild(build_dir: Path, ninja: str, progress: TextIO, env: dict[str, str] |
         if _record().stats_changed(build_dir):  # a content changed with its mtime kept: ninja checks
             (Path(build_dir) / "cuda-config" / "recheck").touch()
         start, lines = time.monotonic(), []
-        notice = f"cuda-core: rebuilding the editable cuda.core in {build_dir} (sources changed since the last build)\n"
+        notice = f"cuda-core: rebuilding the editable cuda.core in {build_dir}: ninja found it out of date\n"
         pipe = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True, "errors": "replace"}
         process = subprocess.Popen([ninja], cwd=build_dir, env=env, **pipe)  # type: ignore[call-overload]
         for line in process.stdout:
@@ -80,8 +80,10 @@ def rebuild(build_dir: Path, ninja: str, progress: TextIO, env: dict[str, str] |
                 print((notice if len(lines) == 1 else "") + line, end="", file=progress, flush=True)
         if process.wait() != 0:
             raise subprocess.CalledProcessError(process.returncode, [ninja], "".join(lines))
-        if lines and lines[0].strip() != NO_WORK:
-            print(f"cuda-core: rebuilt in {time.monotonic() - start:.1f} s", file=progress, flush=True)
+        if lines and lines[0].strip() != NO_WORK:  # the content check alone: no input's content changed
+            steps = [line for line in lines if line.startswith("[") and "cuda-config/" not in line]
+            done = f"rebuilt in {time.monotonic() - start:.1f} s" if steps else "nothing needed rebuilding: no content changed"
+            print(f"cuda-core: {done}", file=progress, flush=True)
 
 
 class SharedNamespaceFinder(importlib.abc.MetaPathFinder):
