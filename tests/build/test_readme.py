@@ -37,6 +37,7 @@ from pathlib import Path
 import devenv
 import pytest
 from builds import MAJORS, REPO_ROOT, copy_checkout, venv_for
+from cuda_core_build import facts
 
 README = REPO_ROOT / "README.md"
 CI_RUN = REPO_ROOT / ".ci" / "run"
@@ -238,3 +239,9 @@ def test_what_readme_builds_into_is_git_ignored() -> None:
     files = [f"{directory.rstrip('/')}/cuda_core-1.0-py3-none-any.whl" for directory in sorted(written)]
     result = subprocess.run(["git", "check-ignore", "--no-index", *files], cwd=REPO_ROOT, capture_output=True, text=True)
     assert sorted(result.stdout.split()) == files, f"not git-ignored: {sorted(set(files) - set(result.stdout.split()))}"
+
+
+def test_readme_names_the_build_tools_an_isolated_build_requires() -> None:
+    """README's install line for a build without isolation is the facts' tool ranges, written as pip reads them."""
+    line = "pip install " + " ".join(f'"{tool}"' for tool in facts.tool_ranges())
+    assert f"`{line}`" in README.read_text(), f"README must show `{line}`"
