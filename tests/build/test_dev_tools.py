@@ -150,7 +150,9 @@ def test_devenv_venvs_made_with_uv_hold_pip(tmp_path: Path, monkeypatch: pytest.
 
 def test_devenv_refuses_an_unsupported_python_in_one_line() -> None:
     result = subprocess.run(
-        [sys.executable, REPO_ROOT / "tools" / "dev" / "devenv.py", "cu12", "--python", "3.9"], capture_output=True, text=True
+        [sys.executable, REPO_ROOT / "tools" / "dev" / "devenv.py", "cu12", "--python", "3.9"],
+        capture_output=True,
+        text=True,
     )
     versions = ", ".join(facts.matrix()["python"]["versions"].split())
     assert result.returncode == 1 and result.stderr == f"devenv: Python 3.9 is not supported: use one of {versions}\n"

@@ -411,7 +411,9 @@ def test_an_incomplete_other_major_toolkit_in_cuda_home_names_the_users_major(tm
         text=True,
         env={"PATH": os.environ["PATH"], "CUDA_HOME": str(root), "PYTHONPATH": f"{PROBE.parent}:{target}"},
     )
-    assert error(bare).endswith(f"(via CUDA_HOME): unset CUDA_HOME and {WHEELS[12]}, or point it at a complete CUDA 13 toolkit")
+    assert error(bare).endswith(
+        f"(via CUDA_HOME): unset CUDA_HOME and {WHEELS[12]}, or point it at a complete CUDA 13 toolkit"
+    )
 
 
 def test_a_cuda_path_list_that_mixes_toolkits_is_refused(tmp_path: Path) -> None:

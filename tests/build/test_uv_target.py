@@ -6,14 +6,15 @@ uv runs the backend in a build environment of its own and shows it nothing of th
 its own process: the backend reads uv's command line and environment (tools/cuda_core_build/
 frontend.py) as uv does to find where it installs. In a uv venv holding cuda-bindings 12.9, each
 command either builds for CUDA 12, keeping those bindings, or stops before building in one line
-naming ``-Csetup-args=-Dcuda-major=12``. One test builds in full (``uv pip install '.[cu12]'``);
-the others stop before compiling (refusals) or at the sdist, whose requirements hook makes the
-same decision as the wheel's. ``python -m build`` in a CUDA 12 venv: tests/build/test_wheels.py.
+naming ``-Csetup-args=-Dcuda-major=12``. These stop before compiling (refusals) or at the sdist,
+whose requirements hook makes the same decision as the wheel's. The full builds are shared with
+tests that build anyway: ``uv pip install .`` in such a venv is README's uv quick start
+(tests/build/test_readme.py checks what it installed), ``python -m build`` in a CUDA 12 venv is
+tests/build/test_wheels.py's.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import devenv
@@ -119,18 +120,6 @@ def test_the_frontends_target_as_uv_finds_it(cu12_venv: Venv, tmp_path: Path) ->
     assert frontend.bindings_version(cu12_venv.root) == bindings_pin(12)
 
 
-@pytest.mark.slow
-def test_uv_pip_install_with_the_cu12_extra_builds_for_cuda12_and_keeps_the_bindings(
-    uv: Uv, cu12_venv: Venv, builds: SessionBuilds, make_checkout, tmp_path: Path
-) -> None:
-    """The issue's first failure, for real: ``uv pip install '.[cu12]'`` in the venv with cuda-bindings 12.9
-    built for CUDA 13 and swapped them for 13.5. Now a CUDA 12 build, the bindings kept."""
-    checkout = make_checkout("uv-install")
-    run([uv.path, "pip", "install", ".[cu12]"], uv_env(uv, cu12_venv, builds), checkout)
-    report = json.loads(run([cu12_venv.python, "-m", "cuda.core", "--json"], cu12_venv.env(), tmp_path).stdout)
-    assert report["build"]["cuda_major"] == 12 and report["cuda_bindings_installed"] == bindings_pin(12)
-
-
 def test_python_39_is_refused_in_one_line(uv: Uv, make_checkout, tmp_path: Path) -> None:
     """uv does not check requires-python of a source tree before building it: the backend's first import
     refuses Python 3.9 in one line naming the Pythons it builds for (it was request.py's TypeError)."""
@@ -139,7 +128,9 @@ def test_python_39_is_refused_in_one_line(uv: Uv, make_checkout, tmp_path: Path)
     except devenv.PythonMissing as err:
         pytest.skip(str(err))
     venv = uv.venv(tmp_path / "py39", python)
-    result = run([uv.path, "pip", "install", "--python", venv.python, "."], uv.env(), make_checkout("py39"), check=False)
+    result = run(
+        [uv.path, "pip", "install", "--python", venv.python, "."], uv.env(), make_checkout("py39"), check=False
+    )
     assert result.returncode != 0
     refusal = one_line(result.stdout + result.stderr, "cuda-core:")
     assert refusal == "cuda-core: Python 3.9 is not supported: cuda-core builds for CPython 3.10 to 3.13; " + (

@@ -4,7 +4,7 @@
 
 import sys
 
-if sys.version_info < (3, 10):  # the modules use 3.10's syntax: refuse in one line, before a TypeError would
+if sys.version_info < (3, 10):  # noqa: UP036 (the point of it) the modules use 3.10's syntax: refuse in one line, before a TypeError would
     from cuda_core_build.facts import matrix
 
     _versions = matrix()["python"]["versions"].split()

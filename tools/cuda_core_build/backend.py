@@ -23,7 +23,9 @@ from cuda_core_build import facts, frontend
 try:
     import mesonpy
 except ImportError as missing:  # a build without isolation, in an environment that lacks the build tools
-    _install = "uv pip install" if (frontend.frontend() or frontend.Frontend((), Path(), {})).name == "uv" else "pip install"
+    _install = (
+        "uv pip install" if (frontend.frontend() or frontend.Frontend((), Path(), {})).name == "uv" else "pip install"
+    )
     raise SystemExit(
         f"cuda-core: the build tools are not installed for {sys.executable} (no module named {missing.name}), and a "
         f"build without isolation uses the environment's own: install them first: "
@@ -57,7 +59,9 @@ def target_bindings(site_dirs: list[Path]) -> tuple[str | None, str, str]:
     VIRTUAL_ENV, CONDA_PREFIX or the project's ``.venv``, as uv looks; build's own interpreter's environment.
     """
     if tools_outside(site_dirs):
-        found = next(iter(importlib.metadata.distributions(name="cuda-bindings", path=[str(d) for d in site_dirs])), None)
+        found = next(
+            iter(importlib.metadata.distributions(name="cuda-bindings", path=[str(d) for d in site_dirs])), None
+        )
         return (found.version if found else None), str(site_dirs[0]), ""
     front = frontend.frontend()
     if front is None or front.name not in ("uv", "build"):
@@ -272,7 +276,11 @@ def refuse_isolated_editable() -> None:
     """An editable install rebuilds on import with the tools it was made with: not an isolated build's."""
     if isolated_by_uv() or tools_outside([*install_site_dirs(), Path(site.getusersitepackages()).resolve()]):
         major, uv = users_major(), isolated_by_uv()
-        install = f"uv pip install --python .venvs/cu{major}/bin/python" if uv else f".venvs/cu{major}/bin/python -m pip install"
+        install = (
+            f"uv pip install --python .venvs/cu{major}/bin/python"
+            if uv
+            else f".venvs/cu{major}/bin/python -m pip install"
+        )
         raise SystemExit(
             f"cuda-core: an editable install rebuilds on import with the build tools it was made with, but this "
             f"build's tools are in a temporary isolated environment ({Path(mesonpy.__file__).resolve().parents[1]}) "

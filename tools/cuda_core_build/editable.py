@@ -82,7 +82,11 @@ def rebuild(build_dir: Path, ninja: str, progress: TextIO, env: dict[str, str] |
             raise subprocess.CalledProcessError(process.returncode, [ninja], "".join(lines))
         if lines and lines[0].strip() != NO_WORK:  # the content check alone: no input's content changed
             steps = [line for line in lines if line.startswith("[") and "cuda-config/" not in line]
-            done = f"rebuilt in {time.monotonic() - start:.1f} s" if steps else "nothing needed rebuilding: no content changed"
+            done = (
+                f"rebuilt in {time.monotonic() - start:.1f} s"
+                if steps
+                else "nothing needed rebuilding: no content changed"
+            )
             print(f"cuda-core: {done}", file=progress, flush=True)
 
 

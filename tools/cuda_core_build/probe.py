@@ -165,7 +165,10 @@ def check_toolkit(toolkit: Toolkit, request: Request) -> None:
     ours = environment_minor((toolkit.major, toolkit.minor))
     fix = f"use a complete CUDA {toolkit.major} toolkit or {wheels_advice(*ours)}"
     if request.pointed_at:
-        wheels, stop = wheel_headers(), ("drop " if toolkit.found_via == request.path_option else "unset ") + toolkit.found_via
+        wheels, stop = (
+            wheel_headers(),
+            ("drop " if toolkit.found_via == request.path_option else "unset ") + toolkit.found_via,
+        )
         use = f"{stop} and {wheels_advice(*ours)}"
         if wheels and wheels.major == ours[0] and len(wheels.sources) == len(facts.REQUIRED_HEADERS):
             use = f"{stop} to use the CUDA {wheels.major}.{wheels.minor} header wheels installed here"
