@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -281,7 +282,10 @@ def fresh_venv(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.T
     cuda-bindings 12, with no CUDA 12 toolkit around (a CUDA 13 one may sit at /usr/local/cuda)."""
     checkout = make_checkout("isolated")
     fresh = tmp_path_factory.mktemp("fresh") / "venv"
-    env = venvs[13].env(activated=False)
+    # A PATH of the system's tools and ccache alone: Meson compiles through the suite's one cache.
+    launcher = tmp_path_factory.mktemp("launcher")
+    (launcher / "ccache").symlink_to(venvs[13].bin / "ccache")
+    env = venvs[13].env(activated=False, PATH=f"{launcher}{os.pathsep}/usr/bin:/bin")
     run([sys.executable, "-m", "venv", fresh], env, checkout)
     run([fresh / "bin/python", "-m", "pip", "install", "-q", f"cuda-bindings=={bindings_pin(12)}"], env, checkout)
     result = run([fresh / "bin/python", "-m", "pip", "install", "-v", checkout], env, checkout)
