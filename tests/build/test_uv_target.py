@@ -116,6 +116,7 @@ def test_the_frontends_target_as_uv_finds_it(cu12_venv: Venv, tmp_path: Path) ->
     assert target(["uv", "pip", "install", "-p", "3.11", "."], VIRTUAL_ENV=venv)[0] is None
     assert target([f"{venv}/bin/python", "-m", "build", "."]) == (cu12_venv.root, "")
     assert target(["python3", "-m", "build"], PATH=str(cu12_venv.bin)) == (cu12_venv.root, "")
+    assert target([f"{venv}/bin/python", f"{venv}/bin/pyproject-build"]) == (cu12_venv.root, "")
     assert target(["/usr/bin/make"])[0] is None
     assert frontend.bindings_version(cu12_venv.root) == bindings_pin(12)
 

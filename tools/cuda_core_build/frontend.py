@@ -28,7 +28,9 @@ class Frontend:
         """'uv', 'build' (python -m build, pyproject-build), else the module or program's name (pip)."""
         program = Path(self.argv[0]).name if self.argv else ""
         module = self.argv[self.argv.index("-m") + 1] if "-m" in self.argv[:-1] else ""
-        return "uv" if program in ("uv", "uv.exe") else module or program.replace("pyproject-build", "build")
+        script = Path(self.argv[1]).name if len(self.argv) > 1 and program.startswith("python") else ""  # a #! script
+        named = module or (script if script in ("pyproject-build", "pip", "pip3") else program)
+        return "uv" if program in ("uv", "uv.exe") else named.replace("pyproject-build", "build")
 
     def option(self, *names: str) -> str | None:
         """The value of the last of ``names`` on the command line (``--python X``, ``--python=X``, ``-pX``)."""
