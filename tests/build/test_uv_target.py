@@ -66,14 +66,15 @@ def test_uv_isolated_editable_is_refused_for_the_users_major(
     assert not (checkout / "build").exists() and bindings_of(cu12_venv) == bindings_pin(12)
 
 
+@pytest.mark.parametrize("source", [".", ".[cu12]"])  # -e: refused as isolated first (above)
 def test_uv_with_a_python_that_names_no_environment_stops_naming_the_major(
-    uv: Uv, cu12_venv: Venv, builds: SessionBuilds, make_checkout
+    uv: Uv, cu12_venv: Venv, builds: SessionBuilds, make_checkout, source: str
 ) -> None:
     """``--python 3.11`` is a request uv resolves itself: the target cannot be told, but the active venv
     holds cuda-bindings 12 and the default would be CUDA 13, so the build stops before compiling."""
     checkout = make_checkout("uv-unknown")
     env = uv_env(uv, cu12_venv, builds)
-    result = run([uv.path, "pip", "install", "--python", "3.11", "."], env, checkout, check=False)
+    result = run([uv.path, "pip", "install", "--python", "3.11", *source.split()], env, checkout, check=False)
     assert result.returncode != 0
     refusal = one_line(result.stdout + result.stderr, "cuda-core:")
     assert refusal.endswith("-Csetup-args=-Dcuda-major=12") and f"cuda-bindings {bindings_pin(12)}" in refusal
