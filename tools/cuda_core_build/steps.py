@@ -87,7 +87,10 @@ def package_files(package: probe.Package, top: str, *extras: str) -> dict[str, s
     root = Path(package.root)
     found = {p.relative_to(root).as_posix(): str(p) for p in (root / top).rglob("*.px[di]")}
     # Its own, where its RECORD lists them: an installed cuda-core's cuda/core/*.pxd are not cuda-bindings' inputs.
-    owned = {row.split(",")[0] for row in (Path(package.dist_info) / "RECORD").read_text(errors="replace").splitlines()}
+    listing = Path(package.dist_info) / "RECORD"
+    owned = (
+        {row.split(",")[0] for row in listing.read_text(errors="replace").splitlines()} if listing.is_file() else set()
+    )
     found = {name: path for name, path in found.items() if name in owned} if owned & found.keys() else found
     found |= {extra: str(root / extra) for extra in extras if (root / extra).is_file()}
     return found | {f"dist-info/{n}": str(Path(package.dist_info) / n) for n in ("METADATA", "RECORD")}
