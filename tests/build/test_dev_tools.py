@@ -21,6 +21,7 @@ import pytest
 import run_matrix
 import run_tests
 from builds import MAJORS, REPO_ROOT, copy_checkout, venv_for
+from cuda_core_build import facts
 
 RUN_TESTS = Path("tools") / "dev" / "run_tests.py"
 
@@ -130,16 +131,31 @@ def test_devenv_venvs_made_with_uv_hold_pip(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setenv("UV_CACHE_DIR", str(devenv.TEST_VENVS_DIR / "uv-cache"))
     monkeypatch.setenv("UV_LINK_MODE", "hardlink")
     cell = devenv.default_cell(MAJORS[-1]).name
-    python = devenv.ensure(cell, root=tmp_path / "venvs")
+    # Made with another Python than the cell's (devenv.py --python): the newest supported one (the newest
+    # tool set needs 3.11: cuda-pathfinder 1.9.1; 3.10's cells use the floor set).
+    other = facts.matrix()["python"]["versions"].split()[-1]
+    python = devenv.ensure(cell, root=tmp_path / "venvs", python_version=other)
+    version = subprocess.run([str(python), "-c", "import sys; print(sys.version_info[:2])"], capture_output=True)
+    assert version.stdout.decode().strip() == str(tuple(map(int, other.split("."))))
     pip = [str(python), "-m", "pip", "--version"]
     assert subprocess.run(pip, capture_output=True).returncode == 0
     subprocess.run([str(python), "-m", "pip", "uninstall", "-y", "-q", "pip"], check=True)
     assert subprocess.run(pip, capture_output=True).returncode != 0
     stamp = (python.parent.parent / devenv.STAMP_NAME).read_text()
-    devenv.ensure(cell, root=tmp_path / "venvs")
+    devenv.ensure(cell, root=tmp_path / "venvs", python_version=other)
     assert subprocess.run(pip, capture_output=True).returncode == 0
     assert (python.parent.parent / devenv.STAMP_NAME).read_text() == stamp
     assert subprocess.run([str(python), "-c", "import cuda.bindings, mesonpy"]).returncode == 0
+
+
+def test_devenv_refuses_an_unsupported_python_in_one_line() -> None:
+    result = subprocess.run(
+        [sys.executable, REPO_ROOT / "tools" / "dev" / "devenv.py", "cu12", "--python", "3.9"],
+        capture_output=True,
+        text=True,
+    )
+    versions = ", ".join(facts.matrix()["python"]["versions"].split())
+    assert result.returncode == 1 and result.stderr == f"devenv: Python 3.9 is not supported: use one of {versions}\n"
 
 
 def test_a_silent_step_says_what_it_is_doing(capsys: pytest.CaptureFixture[str]) -> None:

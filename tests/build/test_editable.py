@@ -191,6 +191,16 @@ def test_an_import_with_nothing_to_rebuild_is_silent(editable: Path, builds: Ses
     assert result.stderr == "" and result.stdout == ""
 
 
+def test_an_import_after_a_touched_input_is_silent(editable: Path, builds: SessionBuilds, tmp_path: Path) -> None:
+    """cuda-bindings' cydriver.pxd touched, its content unchanged (a reinstall of the same wheel): the import
+    runs the content checks alone. It said "rebuilding ... (sources changed since the last build)", then
+    "rebuilt": no source had changed and nothing was rebuilt (issue 42). Now the checks alone say nothing."""
+    venv = builds.venvs[13]
+    with touched(venv.site_packages / "cuda" / "bindings" / "cydriver.pxd"):
+        err = run([venv.python, "-c", "import cuda.core"], venv.env(), tmp_path).stderr
+    assert "rebuilding" not in err and "rebuilt" not in err, err
+
+
 def test_a_deleted_build_dir_is_one_import_error_and_spares_the_other_packages(
     editable: Path, builds: SessionBuilds, tmp_path: Path
 ) -> None:

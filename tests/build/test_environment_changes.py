@@ -34,6 +34,7 @@ from builds import (
     meson_setup,
     ninja,
     pending,
+    run,
     touched,
 )
 from cuda_core_build import facts, record
@@ -329,3 +330,45 @@ def test_a_compiler_wrapper_first_on_path_is_a_change_of_environment(
     assert compile_steps(output) == set(MODULES) and modules(build_dir) != unwrapped
     clean = set_up(builds, venv, "build-wrapped-clean", **path)
     assert modules(build_dir) == modules(clean)
+
+
+def test_a_regular_install_beside_the_bindings_rebuilds_nothing(builds: SessionBuilds, uv: Uv, tmp_path: Path) -> None:
+    """Issue 42: a regular install of cuda-core puts cuda/core/*.pxd beside cuda-bindings' cuda/bindings/;
+    they were counted as cuda-bindings' inputs, so installing it, or uninstalling it for an editable
+    install, re-cythonized every module. cuda-bindings' inputs are the files its RECORD lists."""
+    venv = scratch_venv(uv, tmp_path / "venv", facts.default_cuda(13))
+    build_dir = set_up(builds, venv, "build-beside-an-install")
+    uv.install(venv, "--no-deps", builds.wheel(13))
+    assert any((venv.site_packages / "cuda" / "core").glob("*.pxd"))
+    for step in ("installed", "uninstalled"):
+        if step == "uninstalled":
+            run([uv.path, "pip", "uninstall", "--python", venv.python, "cuda-core"], uv.env(), tmp_path)
+        output = build(venv, build_dir).stdout
+        assert "changed" not in output and nothing_compiled(output), (step, output)
+        assert no_work(venv, build_dir), step
+
+
+def test_a_pyenv_shim_is_not_recorded_as_ninja_and_another_ninja_is_said(
+    builds: SessionBuilds, uv: Uv, tmp_path: Path
+) -> None:
+    """Issue 42: with pyenv's shims first on PATH, the record named the shim (a script that runs whichever
+    ninja pyenv's selected version has, or none); and a ninja of another version on PATH rebuilt every step,
+    saying nothing. Now the record names a real ninja, and the other version's build says why in one line."""
+    venv = scratch_venv(uv, tmp_path / "venv", facts.default_cuda(13))
+    (venv.bin / "ninja").rename(tmp_path / "venv-ninja")  # no ninja beside the build's Python: PATH decides
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "ninja").symlink_to(tmp_path / "venv-ninja")
+    shims = tmp_path / "shims"
+    shims.mkdir()
+    (shims / "ninja").write_text(f'#!/usr/bin/env bash\n# pyenv shim\nexec "{real / "ninja"}" "$@"\n')
+    (shims / "ninja").chmod(0o755)
+    path = {"PATH": f"{shims}{os.pathsep}{real}{os.pathsep}{venv.env()['PATH']}"}
+    build_dir = builds.checkout / "build-shimmed"
+    meson_setup(venv, builds.checkout, build_dir, **path)
+    run(["ninja", "-C", build_dir, *TARGETS], venv.env(**path), build_dir)
+    assert record.read(build_dir).inputs["ninja"]["ninja"][0] == os.path.realpath(tmp_path / "venv-ninja")
+    older = uv.install_target(tmp_path / "ninja-1.11", "ninja==1.11.1") / "ninja" / "data" / "bin" / "ninja"
+    output = run([older, "-C", build_dir, *TARGETS], venv.env(**path), build_dir).stdout
+    said = [line for line in output.splitlines() if "cuda-core: ninja 1.11.1" in line]
+    assert len(said) == 1 and f"run {os.path.realpath(tmp_path / 'venv-ninja')} -C {build_dir}" in said[0], output

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import cuda_probe
 import pytest
-from builds import bindings_pin, venv_for
+from builds import Uv, bindings_pin, venv_for
 from cuda_core_build import facts, record
 from cuda_core_build import probe as probe_library
 from cuda_core_build.request import Request
@@ -388,6 +388,32 @@ def test_missing_secondary_header(tmp_path: Path, major: int, version: int, miss
         env={"PATH": os.environ["PATH"], "CUDA_PATH": str(root), "PYTHONPATH": str(PROBE.parent)},
     )
     assert WHEELS[major] in error(bare)
+
+
+@pytest.mark.network
+def test_an_incomplete_other_major_toolkit_in_cuda_home_names_the_users_major(tmp_path: Path, uv: Uv) -> None:
+    """Issue 42: a CUDA 12 venv, CUDA_HOME at an incomplete CUDA 13 toolkit. The advice named CUDA 13's
+    header wheels, which left CUDA_HOME deciding: a loop. Now it says to unset CUDA_HOME (the venv's CUDA 12
+    wheels serve then; without them, it names CUDA 12's), and the probe succeeds once that is done."""
+    root = make_toolkit(tmp_path / "cuda-13", 13000, headers=("cuda.h", "driver_types.h"))
+    message = error(run_probe(12, "--headers-only", env_updates={"CUDA_HOME": str(root)}))
+    fix = message.split(" (via CUDA_HOME): ", 1)[1]
+    assert fix == (
+        f"unset CUDA_HOME to use the CUDA {facts.default_cuda(12)} header wheels installed here, or point it at a "
+        "complete CUDA 13 toolkit"
+    )
+    assert json.loads(run_probe(12, "--headers-only").stdout)["major"] == 12
+    # A Python with cuda-bindings 12 and no header wheels: unset it, and install CUDA 12's.
+    target = uv.install_target(tmp_path / "site", f"cuda-bindings=={BINDINGS[12]}")
+    bare = subprocess.run(
+        [str(BASE_PYTHON), str(PROBE), "--headers-only"],
+        capture_output=True,
+        text=True,
+        env={"PATH": os.environ["PATH"], "CUDA_HOME": str(root), "PYTHONPATH": f"{PROBE.parent}:{target}"},
+    )
+    assert error(bare).endswith(
+        f"(via CUDA_HOME): unset CUDA_HOME and {WHEELS[12]}, or point it at a complete CUDA 13 toolkit"
+    )
 
 
 def test_a_cuda_path_list_that_mixes_toolkits_is_refused(tmp_path: Path) -> None:

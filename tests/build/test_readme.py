@@ -8,7 +8,8 @@ shell of its own; what a block leaves (its files, and the directory it ends in) 
 finds, as in a user's terminal. Every line must succeed: a failing line fails its block at
 once, naming the line. ``python3`` and ``python`` are a fresh venv's (a machine with Python and
 pip, nothing installed), and uv is on PATH (so devenv makes its venvs with uv, as it does for a
-user who has uv).
+user who has uv), as is ccache, through which Meson compiles every build, isolated ones included,
+into the suite's one cache (CCACHE_DIR; run_tests sets it).
 
 The block that holds the suite's command (tools/dev/run_tests.py) is not run, which would run
 this test again: .ci/run must run exactly its commands.
@@ -22,6 +23,7 @@ prints how long each of its lines took.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -37,6 +39,7 @@ from pathlib import Path
 import devenv
 import pytest
 from builds import MAJORS, REPO_ROOT, copy_checkout, venv_for
+from cuda_core_build import facts
 
 README = REPO_ROOT / "README.md"
 CI_RUN = REPO_ROOT / ".ci" / "run"
@@ -159,7 +162,8 @@ def clone(tmp_path_factory: pytest.TempPathFactory):
     root = copy_checkout(work / "cuda-core")
     subprocess.run([sys.executable, "-m", "venv", work / "python"], check=True, capture_output=True)
     (work / "tools").mkdir()
-    (work / "tools" / "uv").symlink_to(venv_for(MAJORS[-1]).bin / "uv")
+    for tool in ("uv", "ccache"):  # ccache: every build compiles through the suite's one cache (CCACHE_DIR)
+        (work / "tools" / tool).symlink_to(venv_for(MAJORS[-1]).bin / tool)
     env = {k: v for k, v in os.environ.items() if k not in DROPPED and not k.startswith("PYTEST_")}
     env["PATH"] = os.pathsep.join([str(work / "python" / "bin"), str(work / "tools"), outside_venvs(env["PATH"])])
     env.update(UV_CACHE_DIR=str(devenv.TEST_VENVS_DIR / "uv-cache"), UV_LINK_MODE="hardlink")
@@ -228,3 +232,34 @@ def test_the_suite_block_is_what_ci_runs() -> None:
     ci = [words for words in (shlex.split(line, comments=True) for line in CI_RUN.read_text().splitlines()) if words]
     ci = [words for words in ci if words[0] not in ("set", "cd")]
     assert suite[0].commands == ci, f"README block {suite[0].id} shows {suite[0].commands}; .ci/run runs {ci}"
+
+
+def test_what_readme_builds_into_is_git_ignored() -> None:
+    """The directories README's commands write wheels and sdists into (dist-cu12, dist-dual, ...) are
+    ignored by git, so a README user's `git status` stays clean (issue 42)."""
+    written = {m.group(1) for m in re.finditer(r"(?:--outdir|\s-o|\s-w)\s+([\w./-]+)", README.read_text())}
+    assert written, "README shows no --outdir/-o/-w: the pattern needs updating"
+    files = [f"{directory.rstrip('/')}/cuda_core-1.0-py3-none-any.whl" for directory in sorted(written)]
+    result = subprocess.run(
+        ["git", "check-ignore", "--no-index", *files], cwd=REPO_ROOT, capture_output=True, text=True
+    )
+    assert sorted(result.stdout.split()) == files, f"not git-ignored: {sorted(set(files) - set(result.stdout.split()))}"
+
+
+def test_readme_names_the_build_tools_an_isolated_build_requires() -> None:
+    """README's install line for a build without isolation is the facts' tool ranges, written as pip reads them."""
+    line = "pip install " + " ".join(f'"{tool}"' for tool in facts.tool_ranges())
+    assert f"`{line}`" in README.read_text(), f"README must show `{line}`"
+
+
+def test_the_uv_quick_start_kept_cuda_bindings_12(clone: Clone) -> None:
+    """README's uv quick start is the real `uv pip install .` of issue 42 (a venv holding cuda-bindings 12.9
+    got a CUDA 13 build and cuda-bindings 13.5): its .venv has a CUDA 12 build and kept the bindings."""
+    block = next((b for b in RUN if any("uv pip install ." in line for line in b.lines)), None)
+    assert block is not None, "README shows no uv quick start"
+    if block.number not in clone.passed:
+        pytest.skip(f"README block {block.id} did not run or pass")
+    python = clone.root / ".venv" / "bin" / "python"
+    found = subprocess.run([python, "-m", "cuda.core", "--json"], capture_output=True, text=True, env=clone.env)
+    report = json.loads(found.stdout)
+    assert report["build"]["cuda_major"] == 12 and report["cuda_bindings_installed"].startswith("12.9."), report

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -22,7 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from builds import GIT, MAJORS, REPO_ROOT, SOURCE_DATE_EPOCH, SessionBuilds, Venv, bindings_pin, run
+from builds import GIT, MAJORS, REPO_ROOT, SOURCE_DATE_EPOCH, SessionBuilds, Venv, bindings_pin, meson_setup, ninja, run
 from cuda_core_build import facts, version
 from cuda_core_build.wheel_files import Wheel
 from merge_wheels import build_info_of
@@ -195,29 +196,18 @@ class PythonMBuild:
 
 @pytest.fixture(scope="module")
 def python_m_build(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.TempPathFactory) -> PythonMBuild:
-    """`python -m build -Csetup-args=-Dcuda-major=12` with no CUDA_PATH: the sdist (meson dist of the
-    git tree), then a wheel built from it in an isolated environment (build requirements from PyPI).
-    With no CUDA 12 toolkit (a CUDA 13 one may sit at /usr/local/cuda) it takes NVIDIA's CUDA 12
-    header wheels."""
+    """`python -m build` in a CUDA 12 venv (cuda-bindings 12.9), no major asked, no CUDA_PATH: the sdist
+    (meson dist of the git tree), then a wheel built from it in an isolated environment (build
+    requirements from PyPI). The backend reads the environment of build's interpreter and builds for
+    its cuda-bindings' major (issue 42: it made a CUDA 13 wheel); with no CUDA 12 toolkit (a CUDA 13
+    one may sit at /usr/local/cuda) against NVIDIA's CUDA 12 header wheels."""
     checkout = make_checkout("python-m-build")
-    env = venvs[13].env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH)
+    env = venvs[12].env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH)
     run([*GIT, "tag", TAGGED], env, checkout)  # a release: the sdist and the wheel say TAGGED's version
     dist = tmp_path_factory.mktemp("dist")
-    # Built three directories deep in the unpacked sdist; the session builds one deep in its checkout.
-    result = run(
-        [
-            venvs[13].python,
-            "-m",
-            "build",
-            "--outdir",
-            dist,
-            "-Csetup-args=-Dcuda-major=12",
-            "-Cbuild-dir=deep/er/build",
-            checkout,
-        ],
-        env,
-        checkout,
-    )
+    # Built one deep in the unpacked sdist, as the session's builds are: its g++ steps come from the suite's
+    # ccache (Cython runs again). Depth: test_a_module_built_three_directories_deep_is_byte_identical.
+    result = run([venvs[12].python, "-m", "build", "--outdir", dist, checkout], env, checkout)
     return PythonMBuild(
         next(dist.glob("cuda_core-*.tar.gz")),
         next(dist.glob("cuda_core-*.whl")),
@@ -228,8 +218,8 @@ def python_m_build(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pyte
 
 @pytest.mark.slow
 @pytest.mark.network
-def test_python_m_build_makes_an_sdist_and_a_wheel_of_the_headers_major(
-    python_m_build: PythonMBuild, builds: SessionBuilds
+def test_python_m_build_in_a_cuda12_venv_makes_an_sdist_and_a_cuda12_wheel(
+    python_m_build: PythonMBuild, builds: SessionBuilds, venvs: dict[int, Venv]
 ) -> None:
     with tarfile.open(python_m_build.sdist) as archive:
         names = archive.getnames()
@@ -241,6 +231,9 @@ def test_python_m_build_makes_an_sdist_and_a_wheel_of_the_headers_major(
     assert (
         f"building against NVIDIA's CUDA {facts.default_cuda(12)} header wheels (requirements/matrix.ini)"
         in python_m_build.output
+    )
+    assert f"cuda-bindings {bindings_pin(12)} is installed in {venvs[12].root}: building for CUDA 12" in (
+        python_m_build.output
     )
     wheel = Wheel.read(python_m_build.wheel)
     info = build_info_of(wheel)
@@ -261,13 +254,26 @@ def test_extension_modules_are_reproducible_across_build_paths(
     python_m_build: PythonMBuild, builds: SessionBuilds
 ) -> None:
     """The cu12 modules built from the sdist (another checkout, at another path), isolated (another
-    environment), three directories deep, are byte-identical to the session's cu12 build, one deep
-    in its checkout: no path, depth or time leaks into a module."""
+    environment), are byte-identical to the session's cu12 build: no path or time leaks into a module."""
     isolated, session = Wheel.read(python_m_build.wheel), Wheel.read(builds.wheel(12))
     modules = sorted(name for name in session.contents if name.endswith(".so"))
     assert modules == sorted(name for name in isolated.contents if name.endswith(".so"))
     differing = [name for name in modules if isolated.contents[name] != session.contents[name]]
     assert not differing, differing
+
+
+def test_a_module_built_three_directories_deep_is_byte_identical(builds: SessionBuilds) -> None:
+    """Two modules built three directories deep in the session checkout, compiled afresh (no ccache), are
+    byte-identical to the session's cu12 build, one deep: no depth leaks into a module."""
+    venv, deep = builds.venvs[12], builds.checkout / "deep" / "er" / "build"
+    session = builds.modules(12)
+    names = ("cuda.core._context", "cuda.core._event")
+    targets = [str(path.relative_to(builds.build_dir(12))) for name, path in session.items() if name in names]
+    meson_setup(venv, builds.checkout, deep, CCACHE_DISABLE="1")
+    ninja(venv, deep, *targets, CCACHE_DISABLE="1")
+    assert len(targets) == 2
+    for target in targets:
+        assert (deep / target).read_bytes() == (builds.build_dir(12) / target).read_bytes(), target
 
 
 @dataclass
@@ -283,7 +289,10 @@ def fresh_venv(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.T
     cuda-bindings 12, with no CUDA 12 toolkit around (a CUDA 13 one may sit at /usr/local/cuda)."""
     checkout = make_checkout("isolated")
     fresh = tmp_path_factory.mktemp("fresh") / "venv"
-    env = venvs[13].env(activated=False)
+    # A PATH of the system's tools and ccache alone: Meson compiles through the suite's one cache.
+    launcher = tmp_path_factory.mktemp("launcher")
+    (launcher / "ccache").symlink_to(venvs[13].bin / "ccache")
+    env = venvs[13].env(activated=False, PATH=f"{launcher}{os.pathsep}/usr/bin:/bin")
     run([sys.executable, "-m", "venv", fresh], env, checkout)
     run([fresh / "bin/python", "-m", "pip", "install", "-q", f"cuda-bindings=={bindings_pin(12)}"], env, checkout)
     result = run([fresh / "bin/python", "-m", "pip", "install", "-v", checkout], env, checkout)

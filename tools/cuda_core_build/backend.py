@@ -19,9 +19,21 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import mesonpy
+from cuda_core_build import facts, frontend
 
-from cuda_core_build import editable, facts, probe, record, version
+try:
+    import mesonpy
+except ImportError as missing:  # a build without isolation, in an environment that lacks the build tools
+    _install = (
+        "uv pip install" if (frontend.frontend() or frontend.Frontend((), Path(), {})).name == "uv" else "pip install"
+    )
+    raise SystemExit(
+        f"cuda-core: the build tools are not installed for {sys.executable} (no module named {missing.name}), and a "
+        f"build without isolation uses the environment's own: install them first: "
+        f"{_install} {' '.join(map(repr, facts.tool_ranges()))}"
+    ) from None
+
+from cuda_core_build import editable, probe, record, version
 from cuda_core_build.request import ConfigSettings, ProbeError, from_settings, meson_option, setup_args
 from cuda_core_build.wheel_files import Wheel, bindings_extra, join_metadata, metadata_headers
 
@@ -40,19 +52,70 @@ def tools_outside(site_dirs: list[Path]) -> bool:
     return not any(Path(mesonpy.__file__).resolve().is_relative_to(d) for d in site_dirs)
 
 
+def target_bindings(site_dirs: list[Path]) -> tuple[str | None, str, str]:
+    """(cuda-bindings version or None, where, why unknown or '') of the environment an isolated build installs into.
+
+    pip runs the hooks with the target's Python (``site_dirs``); uv and build run them in an environment of
+    their own, so the target is read from the frontend process: its ``--python``/``--target``, else its
+    VIRTUAL_ENV, CONDA_PREFIX or the project's ``.venv``, as uv looks; build's own interpreter's environment.
+    """
+    if tools_outside(site_dirs):
+        found = next(
+            iter(importlib.metadata.distributions(name="cuda-bindings", path=[str(d) for d in site_dirs])), None
+        )
+        return (found.version if found else None), str(site_dirs[0]), ""
+    front = frontend.frontend()
+    if front is None or front.name not in ("uv", "build"):
+        return None, "", ""  # pip without isolation, or a frontend that runs the hooks in its target: the probe sees it
+    place, why = frontend.target(front)
+    if place is None or frontend.same_environment(place):
+        return None, "", why
+    return frontend.bindings_version(place), str(place), ""
+
+
+def seen_bindings() -> tuple[str, str] | None:
+    """A cuda-bindings the frontend's environment shows (its VIRTUAL_ENV, CONDA_PREFIX, project .venv), and where."""
+    front = frontend.frontend()
+    if front is None:
+        return None
+    places = [front.path(front.environ[v]) for v in ("VIRTUAL_ENV", "CONDA_PREFIX") if front.environ.get(v)]
+    for place in [*places, frontend.project_venv(front.cwd)]:
+        found = frontend.bindings_version(place) if place is not None else None
+        if found:
+            return found, str(place)
+    return None
+
+
+def default_major(settings: ConfigSettings) -> int:
+    """The major the headers found decide on (CUDA 13 where there are none), as cuda_requirements chooses."""
+    try:
+        return probe.find_toolkit(from_settings(settings)).major
+    except probe.MissingHeaders as err:
+        return err.toolkit.major if err.toolkit else probe.environment_minor()[0]
+
+
 def for_install_target(settings: ConfigSettings, site_dirs: list[Path]) -> tuple[ConfigSettings, str | None]:
-    """An isolated build asking no major and pointed at no toolkit is for the major of ``site_dirs``' cuda-bindings."""
-    if meson_option(settings, "cuda-major", "") or not tools_outside(site_dirs) or from_settings(settings).pointed_at:
+    """A build asking no major and pointed at no toolkit is for the major of its target's cuda-bindings; where the
+    target cannot be told but a cuda-bindings of another major than the default is in sight, a refusal."""
+    if meson_option(settings, "cuda-major", "") or from_settings(settings).pointed_at:
         return settings, None
-    found = next(iter(importlib.metadata.distributions(name="cuda-bindings", path=[str(d) for d in site_dirs])), None)
-    major = found.version.split(".")[0] if found else ""
+    installed, where, why = target_bindings(site_dirs)
+    major = (installed or "").split(".")[0]
     if not major.isdigit() or int(major) not in facts.supported_majors():
+        seen = seen_bindings() if why else None
+        major = (seen or ("",))[0].split(".")[0]
+        if seen and major.isdigit() and int(major) != default_major(settings):
+            raise ProbeError(
+                f"{why}, so it is not known which environment this build is for; cuda-bindings {seen[0]} is in "
+                f"{seen[1]}, and this build would be for CUDA {default_major(settings)}: say which major, e.g. "
+                f"-Csetup-args=-Dcuda-major={major}"
+            )
         return settings, None
     _log(
-        f"cuda-bindings {found.version} is installed in {site_dirs[0]}: building for CUDA {major}, which keeps it "
-        f"(-Csetup-args=-Dcuda-major=N builds for another major, and pip then installs its cuda-bindings)"
+        f"cuda-bindings {installed} is installed in {where}: building for CUDA {major}, which keeps it "
+        f"(-Csetup-args=-Dcuda-major=N builds for another major, which then replaces it)"
     )
-    return {**(settings or {}), "setup-args": [*setup_args(settings), f"-Dcuda-major={major}"]}, found.version
+    return {**(settings or {}), "setup-args": [*setup_args(settings), f"-Dcuda-major={major}"]}, installed
 
 
 def cuda_requirements(settings: ConfigSettings, installed: str | None = None) -> list[str]:
@@ -217,15 +280,38 @@ def editable_build_dir(config_settings: ConfigSettings) -> tuple[dict[str, Any],
     return settings, toolkit.major
 
 
+def isolated_by_uv() -> bool:
+    """Whether uv runs this hook in its own build environment (uv's isolation shows nothing to tools_outside)."""
+    front = frontend.frontend()
+    if front is None or front.name != "uv":
+        return False
+    place, _ = frontend.target(front)
+    if place is not None:
+        return not frontend.same_environment(place)
+    return "--no-build-isolation" not in front.argv and not front.environ.get("UV_NO_BUILD_ISOLATION")
+
+
+def users_major() -> int:
+    """The major of the cuda-bindings the install is for, or in sight; the newest supported where there is none."""
+    installed = target_bindings(install_site_dirs())[0] or (seen_bindings() or ("",))[0]
+    major = installed.split(".")[0]
+    return int(major) if major.isdigit() and int(major) in facts.supported_majors() else facts.supported_majors()[-1]
+
+
 def refuse_isolated_editable() -> None:
     """An editable install rebuilds on import with the tools it was made with: not an isolated build's."""
-    if tools_outside([*install_site_dirs(), Path(site.getusersitepackages()).resolve()]):
+    if isolated_by_uv() or tools_outside([*install_site_dirs(), Path(site.getusersitepackages()).resolve()]):
+        major, uv = users_major(), isolated_by_uv()
+        install = (
+            f"uv pip install --python .venvs/cu{major}/bin/python"
+            if uv
+            else f".venvs/cu{major}/bin/python -m pip install"
+        )
         raise SystemExit(
             f"cuda-core: an editable install rebuilds on import with the build tools it was made with, but this "
             f"build's tools are in a temporary isolated environment ({Path(mesonpy.__file__).resolve().parents[1]}) "
             f"that is deleted after the install: make a venv that keeps them and install from it, in the repository "
-            f"root: python3 tools/dev/devenv.py cu13 && .venvs/cu13/bin/python -m pip install --no-build-isolation "
-            f"-e . (cu12 for CUDA 12)"
+            f"root: python3 tools/dev/devenv.py cu{major} && {install} --no-build-isolation -e ."
         )
 
 

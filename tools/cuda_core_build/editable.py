@@ -94,7 +94,7 @@ def rebuild(build_dir: Path, ninja: str, progress: TextIO, env: dict[str, str] |
         if _record().stats_changed(build_dir):  # a content changed with its mtime kept: ninja checks
             (Path(build_dir) / "cuda-config" / "recheck").touch()
         start, lines, working = time.monotonic(), [], False
-        notice = f"cuda-core: rebuilding the editable cuda.core in {build_dir} (sources changed since the last build)\n"
+        notice = f"cuda-core: rebuilding the editable cuda.core in {build_dir}: ninja found it out of date\n"
         pipe = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True, "errors": "replace"}
         process = subprocess.Popen([ninja], cwd=build_dir, env=env, **pipe)  # type: ignore[call-overload]
         for line in process.stdout:

@@ -166,13 +166,19 @@ def check_toolkit(toolkit: Toolkit, request: Request) -> None:
     missing = next((header for header in facts.REQUIRED_HEADERS if header not in toolkit.sources), None)
     if missing is None:
         return
-    wheels = wheel_headers() if request.pointed_at else None
-    # Headers nobody pointed at: those of the major this environment's cuda-bindings are for.
-    ours = (toolkit.major, toolkit.minor) if request.pointed_at else environment_minor((toolkit.major, toolkit.minor))
+    # The header wheels of the major this environment's cuda-bindings are for (else the toolkit's): where the
+    # user pointed at the toolkit, they serve only once the pointer is gone, so the advice says to drop it.
+    ours = environment_minor((toolkit.major, toolkit.minor))
     fix = f"use a complete CUDA {toolkit.major} toolkit or {wheels_advice(*ours)}"
-    if wheels and wheels.major == toolkit.major and len(wheels.sources) == len(facts.REQUIRED_HEADERS):
-        stop = ("drop " if toolkit.found_via == request.path_option else "unset ") + toolkit.found_via
-        fix = f"{stop} to use the CUDA {wheels.major}.{wheels.minor} header wheels installed here, or point it at a complete CUDA {toolkit.major} toolkit"
+    if request.pointed_at:
+        wheels, stop = (
+            wheel_headers(),
+            ("drop " if toolkit.found_via == request.path_option else "unset ") + toolkit.found_via,
+        )
+        use = f"{stop} and {wheels_advice(*ours)}"
+        if wheels and wheels.major == ours[0] and len(wheels.sources) == len(facts.REQUIRED_HEADERS):
+            use = f"{stop} to use the CUDA {wheels.major}.{wheels.minor} header wheels installed here"
+        fix = f"{use}, or point it at a complete CUDA {toolkit.major} toolkit"
     raise MissingHeaders(
         f"{missing} not found in the CUDA {toolkit.major}.{toolkit.minor} headers at {os.pathsep.join(toolkit.include_dirs)} (via {toolkit.found_via}): {fix}",
         toolkit,

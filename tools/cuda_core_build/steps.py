@@ -89,6 +89,12 @@ def package_files(package: probe.Package, top: str, *extras: str) -> dict[str, s
     """A distribution's .pxd and .pxi files under ``top``, ``extras``, METADATA and RECORD, by name."""
     root = Path(package.root)
     found = {p.relative_to(root).as_posix(): str(p) for p in (root / top).rglob("*.px[di]")}
+    # Its own, where its RECORD lists them: an installed cuda-core's cuda/core/*.pxd are not cuda-bindings' inputs.
+    listing = Path(package.dist_info) / "RECORD"
+    owned = (
+        {row.split(",")[0] for row in listing.read_text(errors="replace").splitlines()} if listing.is_file() else set()
+    )
+    found = {name: path for name, path in found.items() if name in owned} if owned & found.keys() else found
     found |= {extra: str(root / extra) for extra in extras if (root / extra).is_file()}
     return found | {f"dist-info/{n}": str(Path(package.dist_info) / n) for n in ("METADATA", "RECORD")}
 
@@ -117,6 +123,55 @@ def links_on_the_way(path: str) -> dict[str, str]:
             current = Path(Path(target).anchor) if Path(target).is_absolute() else current
             pending = [*Path(target).parts[1 if Path(target).is_absolute() else 0 :], *pending]
     return found
+
+
+def configured_ninja() -> str | None:
+    """The ninja of this build: $NINJA, else the one beside the build's Python (a venv's), else PATH's first that
+    is not a pyenv shim (a script that runs whichever ninja the pyenv version selected then has, or none)."""
+    if os.environ.get("NINJA"):
+        return shutil.which(os.environ["NINJA"])
+    beside = Path(sys.executable).parent / "ninja"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    for directory in os.environ.get("PATH", "").split(os.pathsep):
+        found = shutil.which("ninja", path=directory) if directory else None
+        if found and b"pyenv" not in Path(found).read_bytes()[:4096]:
+            return found
+    return None
+
+
+def running_ninja() -> str | None:
+    """The ninja running this step (Meson may wrap it in a process of its own): the nearest such ancestor."""
+    pid = os.getppid()
+    for _ in range(3):
+        try:
+            exe = os.readlink(f"/proc/{pid}/exe")
+            if Path(exe).name.startswith(("ninja", "samu")):
+                return exe
+            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return None
+    return None
+
+
+def ninja_version(ninja: str) -> str:
+    result = subprocess.run([ninja, "--version"], capture_output=True, text=True)
+    return result.stdout.strip() if result.returncode == 0 else "?"
+
+
+def other_ninja(found: record.Record, build_dir: Path) -> str:
+    """One line when a ninja of another version than the build's runs it: its log reads as new, every step runs."""
+    recorded, running = found.inputs.get("ninja", {}).get("ninja", [None])[0], running_ninja()
+    if not recorded or not running or os.path.realpath(running) == recorded:
+        return ""
+    ours, theirs = ninja_version(recorded), ninja_version(running)
+    if ours == theirs:
+        return ""
+    return (
+        f"cuda-core: ninja {theirs} ({running}) runs {build_dir.name}, which was set up with ninja {ours}: another "
+        f"version's build log is not read, so every step runs again; run {recorded} -C {build_dir}, or put its "
+        f"directory first on PATH"
+    )
 
 
 def check_directory_name(build_dir: Path, toolkit: probe.Toolkit, request: Request) -> None:
@@ -160,9 +215,7 @@ def derive(
     check_directory_name(build_dir, toolkit, request)
     bindings = probe.check_bindings(toolkit, request, pin.bindings_root if pin else "")
     # The ninja configure found; a check, which ninja runs however it was invoked, keeps it.
-    ninja = (
-        pin.inputs["ninja"].get("ninja", [None])[0] if keep_ninja else shutil.which(os.environ.get("NINJA") or "ninja")
-    )
+    ninja = pin.inputs["ninja"].get("ninja", [None])[0] if keep_ninja else configured_ninja()
     cython = probe.find_cython()
     found = {
         "header": header_closure(compiler, toolkit),
@@ -244,6 +297,7 @@ def compiler_through_a_link(compiler: list[str], build_dir: Path) -> str:
 def check(args: argparse.Namespace) -> None:
     """Lay the environment out in cuda-config/, and say what makes ninja run this again."""
     found, changed = environment(args, pin_required=True)
+    changed = "\n".join(filter(None, (other_ninja(found, args.build_dir.absolute()), changed)))
     print(changed, end="\n" * bool(changed), flush=True)
     config = args.build_dir.absolute() / record.CONFIG
     # The headers and _compat variants by name; of bindings and Cython, their .pxd and .pxi files alone, no stale one.

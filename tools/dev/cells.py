@@ -146,7 +146,8 @@ def build_env(python: Path) -> dict[str, str]:
     into the checkout's one cache. Meson keeps the launcher it found at setup, so every runner that builds a
     cell's directory must offer the same one: run_tests and run_matrix share build/cells."""
     path = f"{python.parent}{os.pathsep}{os.environ.get('PATH', '')}"
-    return clean_env(PATH=path, CCACHE_DIR=str(REPO_ROOT / "build" / "ccache"))
+    # A cache already chosen wins: a runner inside the suite (README's run_matrix, in a clone) shares its one cache.
+    return clean_env(PATH=path, CCACHE_DIR=os.environ.get("CCACHE_DIR") or str(REPO_ROOT / "build" / "ccache"))
 
 
 def build_wheel(cell: str, python: Path, root: Path = CELLS_DIR) -> Path:

@@ -27,12 +27,13 @@ devenv says so in one line, with the command that moves it aside and makes the c
 build tests make the same cells' environments under ``build/.venvs/`` (TEST_VENVS_DIR) and
 install only there, so an editable install in ``.venvs/cu13`` stays as it is.
 
-Usage: python3 tools/dev/devenv.py CELL [--force] [--print-python]
+Usage: python3 tools/dev/devenv.py CELL [--python X.Y] [--force] [--print-python]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import os
 import shutil
@@ -224,8 +225,10 @@ def cell_requirements(cell: Cell) -> tuple[str, ...]:
     return (*facts.requirements(facts.tool_pins(cell.tools)), *facts.requirements(facts.cuda_pins(cell.cuda)), *tests)
 
 
-def ensure(cell_name: str, force: bool = False, root: Path = VENVS_DIR) -> Path:
+def ensure(cell_name: str, force: bool = False, root: Path = VENVS_DIR, python_version: str | None = None) -> Path:
     """Make sure the environment of a cell exists under ``root`` and is current; return its python.
+
+    ``python_version`` ('3.10') replaces the cell's Python, one of requirements/matrix.ini's [python].
 
     An environment that uv made without pip (devenv before it seeded pip) gets pip from the
     interpreter's own ``ensurepip``, and keeps everything else, an editable install included.
@@ -238,6 +241,11 @@ def ensure(cell_name: str, force: bool = False, root: Path = VENVS_DIR) -> Path:
             f"devenv: unknown cell {cell_name!r}; choose one of {', '.join(known)} (requirements/matrix.ini)"
         )
     cell = known[cell_name]
+    if python_version:
+        versions = facts.matrix()["python"]["versions"].split()
+        if python_version not in versions:
+            raise SystemExit(f"devenv: Python {python_version} is not supported: use one of {', '.join(versions)}")
+        cell = dataclasses.replace(cell, python=python_version)
     python = find_python(cell.python)
     requirements = cell_requirements(cell)
     target, target_python = venv_dir(cell_name, root), venv_python(cell_name, root)
@@ -263,10 +271,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cell", choices=list(cells()), help="the cell of requirements/matrix.ini")
     parser.add_argument("--force", action="store_true", help="install the pins again, in place, even when up to date")
+    parser.add_argument("--python", metavar="X.Y", help="the Python to use instead of the cell's (3.10 to 3.13)")
     parser.add_argument("--print-python", action="store_true", help="print the environment's python when ready")
     args = parser.parse_args(argv)
     try:
-        python = ensure(args.cell, force=args.force, root=VENVS_DIR)
+        python = ensure(args.cell, force=args.force, root=VENVS_DIR, python_version=args.python)
     except NotOurs as err:
         print(f"devenv: {err}", file=sys.stderr)
         return 1

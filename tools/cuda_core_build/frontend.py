@@ -1,0 +1,137 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
+"""The frontend that runs the backend (uv, build) and the environment it builds for, read from that process."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+_BINDINGS = "import importlib.metadata as m\ntry: print(m.version('cuda-bindings'))\nexcept Exception: pass\n"
+
+
+@dataclass(frozen=True)
+class Frontend:
+    """The process that runs the hooks: its command line, where it stands, its environment."""
+
+    argv: tuple[str, ...]
+    cwd: Path
+    environ: dict[str, str]
+
+    @property
+    def name(self) -> str:
+        """'uv', 'build' (python -m build, pyproject-build), else the module or program's name (pip)."""
+        program = Path(self.argv[0]).name if self.argv else ""
+        module = self.argv[self.argv.index("-m") + 1] if "-m" in self.argv[:-1] else ""
+        script = Path(self.argv[1]).name if len(self.argv) > 1 and program.startswith("python") else ""  # a #! script
+        named = module or (script if script in ("pyproject-build", "pip", "pip3") else program)
+        return "uv" if program in ("uv", "uv.exe") else named.replace("pyproject-build", "build")
+
+    def option(self, *names: str) -> str | None:
+        """The value of the last of ``names`` on the command line (``--python X``, ``--python=X``, ``-pX``)."""
+        value = None
+        for index, arg in enumerate(self.argv):
+            for name in names:
+                if arg == name and index + 1 < len(self.argv):
+                    value = self.argv[index + 1]
+                elif arg.startswith(name + "=") or (len(name) == 2 and arg.startswith(name) and len(arg) > 2):
+                    value = arg[len(name) :].removeprefix("=")
+        return value
+
+    def path(self, value: str) -> Path:
+        """A path the frontend was given, taken from where it stands."""
+        return self.cwd / Path(value).expanduser()
+
+
+def frontend(pid: int | None = None) -> Frontend | None:
+    """The hook's parent process, read from /proc; None where that cannot be read (not Linux, another user)."""
+    proc = Path("/proc", str(pid or os.getppid()))
+    try:
+        argv = tuple(a.decode() for a in (proc / "cmdline").read_bytes().split(b"\0") if a)
+        pairs = (entry.split(b"=", 1) for entry in (proc / "environ").read_bytes().split(b"\0") if b"=" in entry)
+        return Frontend(argv, Path(os.readlink(proc / "cwd")), {k.decode(): v.decode() for k, v in pairs})
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def environment_of(executable: Path) -> Path:
+    """The environment an interpreter or script in its bin/ belongs to (links not followed: a venv's python is one)."""
+    return executable.parent.parent
+
+
+def interpreter_in(environment: Path) -> Path | None:
+    for name in ("bin/python3", "bin/python", "python.exe", "Scripts/python.exe"):
+        if (environment / name).is_file():
+            return environment / name
+    return None
+
+
+def project_venv(start: Path) -> Path | None:
+    """uv's project environment: ``.venv`` in ``start`` or the nearest directory above it that has one."""
+    return next((d / ".venv" for d in (start, *start.parents) if (d / ".venv" / "pyvenv.cfg").is_file()), None)
+
+
+def uv_target(front: Frontend) -> tuple[Path | None, str]:
+    """Where ``uv pip install`` installs, or the environment ``uv build`` runs in, as uv finds it; '' or why not."""
+    if front.option("--target"):
+        return front.path(front.option("--target") or ""), ""
+    if "--system" in front.argv or front.option("--prefix"):
+        return None, "uv was given --system or --prefix"
+    python = front.option("--python", "-p") or front.environ.get("UV_PYTHON", "")
+    if python:
+        given = front.path(python)
+        if given.is_dir():
+            return given, ""
+        if given.is_file():
+            return environment_of(given), ""
+        return None, f"uv was given --python {python}, which names no environment"
+    for variable in ("VIRTUAL_ENV", "CONDA_PREFIX"):
+        if front.environ.get(variable):
+            return front.path(front.environ[variable]), ""
+    return project_venv(front.path(front.option("--directory", "--project") or ".")), ""
+
+
+def python_target(front: Frontend) -> tuple[Path | None, str]:
+    """The environment of the interpreter that runs ``python -m build`` (or ``pyproject-build``)."""
+    program = front.argv[0]
+    if "/" not in program:
+        found = shutil.which(program, path=front.environ.get("PATH", ""))
+        if found is None:
+            return None, f"{program} is not on the frontend's PATH"
+        program = found
+    return environment_of(front.path(program)), ""
+
+
+def target(front: Frontend | None) -> tuple[Path | None, str]:
+    """The environment (or ``--target`` directory) the frontend builds for, or None and why it cannot be told."""
+    if front is None:
+        return None, "the process that runs this build cannot be read"
+    if front.name == "uv":
+        return uv_target(front)
+    if front.name == "build":
+        return python_target(front)
+    return None, f"{front.name or 'its frontend'} is neither uv nor build"
+
+
+def bindings_version(place: Path) -> str | None:
+    """The cuda-bindings version installed in an environment (asked of its interpreter) or a --target directory."""
+    python = interpreter_in(place)
+    if python is None:
+        found = next(iter(importlib.metadata.distributions(name="cuda-bindings", path=[str(place)])), None)
+        return found.version if found else None
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    try:
+        result = subprocess.run([python, "-E", "-c", _BINDINGS], capture_output=True, text=True, env=env, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return result.stdout.strip() or None
+
+
+def same_environment(place: Path) -> bool:
+    """Whether this process runs in ``place``: a build without isolation."""
+    return place.resolve() == Path(sys.prefix).resolve()
