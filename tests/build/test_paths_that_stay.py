@@ -107,3 +107,12 @@ def test_a_compiler_reached_through_a_venv_link_is_said_at_setup(builds: Session
         f"compile command: the build stops if the link goes; to build without it, set up with the real path first "
         f"on PATH: PATH={venv.bin}:$PATH meson setup --wipe {build_dir}"
     ) in output
+
+
+def test_a_compiler_that_is_a_directory_is_named_as_one(venvs: dict[int, Venv], tmp_path: Path) -> None:
+    """CXX naming a directory that exists: the line says so, instead of "install g++, or set CXX"."""
+    with pytest.raises(ProbeError) as refused:
+        steps.header_closure([str(tmp_path)], cu13_toolkit(venvs[13]))
+    assert str(refused.value).endswith(
+        f"{tmp_path} is a directory, not a compiler: set CXX to the compiler itself, and set the build up again"
+    )
