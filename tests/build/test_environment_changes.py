@@ -271,15 +271,20 @@ def test_the_wrong_venv_after_a_wipe_says_the_directory_was_wiped(
 
 
 def test_plain_cpp_sources_include_no_cuda_header(builds: SessionBuilds) -> None:
-    """Plain C++ sources know no CUDA: of cuda-config/ they read toolchain.h alone (the compiler's
-    content), never a header copied there."""
+    """Plain C++ sources know no CUDA: of cuda-config/ they read toolchain.h (the compiler's content)
+    and their own sources' content stamps (cuda-config/sources/, comments), never a header copied there."""
     deps = ninja(builds.venvs[13], builds.build_dir(13), "-t", "deps").stdout
-    current = ""
+    current, read = "", set()
     for line in deps.splitlines():
         if line and not line.startswith(" "):
             current = line.split(":")[0]
         elif current.endswith(".o") and "meson-generated_" not in current and "cuda-config/" in line:
-            assert line.strip() == "cuda-config/toolchain.h", (current, line)
+            read.add(line.strip())
+    assert read == {
+        "cuda-config/toolchain.h",
+        "cuda-config/sources/cuda+core+_cpp+uuid_format.cpp",
+        "cuda-config/sources/cuda+core+_cpp+uuid_format.hpp",
+    }
 
 
 def test_a_toolkit_through_a_link_longer_than_its_target_builds_as_a_clean_build(

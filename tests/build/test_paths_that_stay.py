@@ -107,3 +107,27 @@ def test_a_compiler_reached_through_a_venv_link_is_said_at_setup(builds: Session
         f"compile command: the build stops if the link goes; to build without it, set up with the real path first "
         f"on PATH: PATH={venv.bin}:$PATH meson setup --wipe {build_dir}"
     ) in output
+
+
+def test_a_compiler_that_is_a_directory_is_named_as_one(venvs: dict[int, Venv], tmp_path: Path) -> None:
+    """CXX naming a directory that exists: the line says so, instead of "install g++, or set CXX"."""
+    with pytest.raises(ProbeError) as refused:
+        steps.header_closure([str(tmp_path)], cu13_toolkit(venvs[13]))
+    assert str(refused.value).endswith(
+        f"{tmp_path} is a directory, not a compiler: set CXX to the compiler itself, and set the build up again"
+    )
+
+
+def test_the_hint_for_a_moved_venv_says_it_was_moved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dev venv moved after it was made (its activate script and scripts name the old place): the
+    hint no longer says to activate it, which would not work, but that it moved and what to run."""
+    venv = tmp_path / ".venvs" / "cu12"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "activate").write_text('VIRTUAL_ENV="/old/place/.venvs/cu12"\nexport VIRTUAL_ENV\n')
+    monkeypatch.setattr(probe, "DEV_VENVS", tmp_path / ".venvs")
+    assert probe.venv_hint(12) == (
+        f"use the CUDA 12 environment {venv}, which was moved from /old/place/.venvs/cu12 and no longer works there: "
+        f"move it back, or `mv {venv} {venv}.old && python3 tools/dev/devenv.py cu12`"
+    )
+    (venv / "bin" / "activate").write_text(f'VIRTUAL_ENV="{venv}"\nexport VIRTUAL_ENV\n')
+    assert probe.venv_hint(12) == f"activate the CUDA 12 environment (source {venv}/bin/activate)"

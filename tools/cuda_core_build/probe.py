@@ -228,6 +228,14 @@ def venv_hint(major: int) -> str:
     """Where CUDA ``major`` headers and bindings are: that major's dev venv, if there is one."""
     venv = (Path(sys.prefix).parent if in_dev_venv() else DEV_VENVS) / f"cu{major}"
     if (venv / "bin" / "activate").is_file() and in_dev_venv() != major:
+        made = re.search(
+            r"""^VIRTUAL_ENV=["']?([^"'\n]+)""", (venv / "bin" / "activate").read_text(errors="replace"), re.M
+        )
+        if made and os.path.realpath(made.group(1)) != os.path.realpath(venv):  # moved: its scripts name the old place
+            return (
+                f"use the CUDA {major} environment {venv}, which was moved from {made.group(1)} and no longer works "
+                f"there: move it back, or `mv {venv} {venv}.old && python3 tools/dev/devenv.py cu{major}`"
+            )
         return f"activate the CUDA {major} environment (source {venv}/bin/activate)"
     return f"use an environment with CUDA {major} headers and cuda-bindings {major}"
 
