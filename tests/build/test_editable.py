@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from builds import MAJORS, SessionBuilds, Venv, cython_steps, dry_run, edited, ninja, run, touched, up_to_date
+from builds import MAJORS, SessionBuilds, Venv, compile_steps, cython_steps, dry_run, edited, ninja, run, touched, up_to_date
 from cuda_core_build import facts
 
 PROBE_CODE = "import cuda.bindings, cuda.core, cuda.core._build_info as b; print(b.cuda_major, cuda.core.__file__)"
@@ -141,9 +141,13 @@ def test_the_probe_never_starts_an_editable_rebuild(editable: Path, builds: Sess
         pending = dry_run(venv, builds.build_dir(13))
         assert "cuda.core._device" in cython_steps(pending), "the probe's imports rebuilt the editable install"
     finally:
-        # Nothing was rebuilt from the edit (asserted above): the old text and mtime make it current again.
+        # Nothing was rebuilt from the edit (asserted above). The sources' check saw the edit, so the old
+        # text, even with its old mtime, is a content change to it: one build re-runs Cython, whose C++
+        # comes out as before, so nothing compiles and the session's build dir is current again.
         source.write_text(original)
         os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+        settled = ninja(venv, builds.build_dir(13)).stdout
+        assert not compile_steps(settled) and "Linking target" not in settled, settled
 
 
 def test_concurrent_imports_after_an_edit_take_turns(editable: Path, builds: SessionBuilds, tmp_path: Path) -> None:

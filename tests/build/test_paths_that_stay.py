@@ -125,6 +125,7 @@ def test_the_hint_for_a_moved_venv_says_it_was_moved(tmp_path: Path, monkeypatch
     (venv / "bin").mkdir(parents=True)
     (venv / "bin" / "activate").write_text('VIRTUAL_ENV="/old/place/.venvs/cu12"\nexport VIRTUAL_ENV\n')
     monkeypatch.setattr(probe, "DEV_VENVS", tmp_path / ".venvs")
+    monkeypatch.setattr(probe, "in_dev_venv", lambda: None)  # as from a shell in no dev venv (the suite runs in one)
     assert probe.venv_hint(12) == (
         f"use the CUDA 12 environment {venv}, which was moved from /old/place/.venvs/cu12 and no longer works there: "
         f"move it back, or `mv {venv} {venv}.old && python3 tools/dev/devenv.py cu12`"
