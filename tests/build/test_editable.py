@@ -15,7 +15,19 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from builds import MAJORS, SessionBuilds, Venv, compile_steps, cython_steps, dry_run, edited, ninja, run, touched, up_to_date
+from builds import (
+    MAJORS,
+    SessionBuilds,
+    Venv,
+    compile_steps,
+    cython_steps,
+    dry_run,
+    edited,
+    ninja,
+    run,
+    touched,
+    up_to_date,
+)
 from cuda_core_build import facts
 
 PROBE_CODE = "import cuda.bindings, cuda.core, cuda.core._build_info as b; print(b.cuda_major, cuda.core.__file__)"
