@@ -169,6 +169,16 @@ def up_to_date(venv: Venv, build_dir: Path, *targets: str, **env: str) -> bool:
     return NO_WORK in dry_run(venv, build_dir, *targets, **env)
 
 
+def settle(venv: Venv, build_dir: Path) -> None:
+    """One real build that compiles and links nothing.
+
+    After a source's content went back and forth, or a reconfigure (Meson's ``ninja -t restat`` forgets
+    that a Cython step re-ran to the same C++, written only when it changed), such a step runs once more
+    and compiles nothing; a dry run cannot know that (ninja skips restat in -n), so a real build settles it."""
+    output = ninja(venv, build_dir).stdout
+    assert not compile_steps(output) and "Linking target" not in output, output
+
+
 def rebuilt_nothing(output: str) -> bool:
     """Whether a ninja run's ``output`` shows no Cython, compile or link step (its checks may have run)."""
     return not cython_steps(output) and not compile_steps(output) and "Linking target" not in output
@@ -305,11 +315,14 @@ def build_dir_copy(builds: SessionBuilds, major: int) -> Iterator[Path]:
 
 
 @contextlib.contextmanager
-def edited(path: Path, text: str) -> Iterator[None]:
+def edited(path: Path, text: str, old_mtime: bool = False) -> Iterator[None]:
     """``path`` holding ``text`` for a while; its old content and mtime given back afterwards, so
-    builds made before the edit are up to date again."""
+    builds made before the edit are up to date again. ``old_mtime``: the edit keeps the mtime the file
+    had too (older than every output), as a restored backup does."""
     before, original = path.stat(), path.read_text()
     path.write_text(text)
+    if old_mtime:
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     try:
         yield
     finally:

@@ -32,6 +32,7 @@ from builds import (
     meson_configure,
     meson_setup,
     ninja,
+    settle,
     touched,
 )
 
@@ -89,14 +90,9 @@ def cimporters(checkout: Path, target: str) -> set[str]:
 
 
 def assert_up_to_date(venv: Venv, build_dir: Path) -> None:
-    """One real build compiles and links nothing, and leaves nothing to do.
-
-    A reconfigure regenerates build.ninja, and Meson's ``ninja -t restat`` then forgets that a
-    Cython step re-ran to the same C++ (written only when it changed: restat); such a step runs once
-    more, and compiles nothing. A dry run cannot know that (ninja skips restat in -n), so it is
-    settled by a real build first."""
-    settled = ninja(venv, build_dir).stdout
-    assert not compile_steps(settled) and "Linking target" not in settled, settled
+    """One real build compiles and links nothing (builds.settle: a reconfigure may leave a Cython step
+    that re-runs to the same C++), and leaves nothing to do."""
+    settle(venv, build_dir)
     assert "ninja: no work to do." in dry_run(venv, build_dir)
 
 

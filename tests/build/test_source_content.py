@@ -23,6 +23,7 @@ from builds import (
     compile_steps,
     cython_steps,
     dry_run,
+    edited,
     file_hashes,
     ninja,
     rebuilt_nothing,
@@ -42,17 +43,11 @@ def cu13(builds: SessionBuilds) -> tuple[Venv, Path, Path]:
     return venv, build_dir, builds.checkout
 
 
-def with_old_mtime(path: Path, text: str) -> os.stat_result:
-    """``path`` holding ``text`` with the mtime it had (older than every output): a restored backup."""
-    before = path.stat()
-    path.write_text(text)
-    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
-    return before
-
-
-def put_back(path: Path, text: str, before: os.stat_result) -> None:
-    path.write_text(text)
-    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+def plan_with_old_mtime(builds: SessionBuilds, venv: Venv, path: Path, added: str) -> str:
+    """What plain ninja would do on a copy of the session's cu13 build dir, ``path`` holding ``added``
+    more under the mtime it had (a restored backup); ``path`` put back afterwards."""
+    with build_dir_copy(builds, 13) as copy, edited(path, path.read_text() + added, old_mtime=True):
+        return dry_run(venv, copy)
 
 
 @pytest.mark.parametrize(
@@ -70,14 +65,7 @@ def test_a_changed_source_with_an_old_mtime_is_rebuilt(cu13, builds: SessionBuil
     info, whose digest covers the sources). Tried on a copy of the build dir (its stamps change); the
     old content back, the session's build has nothing to do."""
     venv, build_dir, checkout = cu13
-    path = checkout / CORE / source
-    original = path.read_text()
-    with build_dir_copy(builds, 13) as copy:
-        before = with_old_mtime(path, original + "\n# restored from another day\n")
-        try:
-            plan = dry_run(venv, copy)
-        finally:
-            put_back(path, original, before)
+    plan = plan_with_old_mtime(builds, venv, checkout / CORE / source, "\n# restored from another day\n")
     assert cython_steps(plan) == expected(checkout) and compile_steps(plan) == expected(checkout)
     assert "_build_info.py" in plan
     assert up_to_date(venv, build_dir)
@@ -88,14 +76,7 @@ def test_changed_plain_cpp_with_an_old_mtime_is_recompiled(cu13, builds: Session
     """The plain C++ compiled into _device, and its header, by content too: both of _device's objects
     are compiled again, and nothing is cythonized."""
     venv, _, checkout = cu13
-    path = checkout / CORE / source
-    original = path.read_text()
-    with build_dir_copy(builds, 13) as copy:
-        before = with_old_mtime(path, original + "\n// restored from another day\n")
-        try:
-            plan = dry_run(venv, copy)
-        finally:
-            put_back(path, original, before)
+    plan = plan_with_old_mtime(builds, venv, checkout / CORE / source, "\n// restored from another day\n")
     assert cython_steps(plan) == set() and compile_steps(plan) == {"cuda.core._device", "cpp:_cpp_uuid_format"}
 
 
