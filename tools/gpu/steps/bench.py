@@ -17,36 +17,31 @@ from gpu.session import Session
 BENCHMARKS = REPO_ROOT / "benchmarks"
 
 
-def launch_bench(session: Session, target: Target, paths: dict[str, tuple[Path, ...]]) -> None:
-    """benchmarks/launch_bench.py: NVIDIA's side with this minor's cuda-bindings too (the same on both sides)."""
+def beside_nvidia(session: Session, target: Target, paths: dict[str, tuple[Path, ...]], name: str, args: str) -> None:
+    """benchmarks/NAME.py with ours on PYTHONPATH and NVIDIA's side given this minor's cuda-bindings too
+    (the same on both sides); ``args``: more of its arguments, one string; figures to NAME_LABEL.json."""
     session.run(
         [
             session.python,
-            BENCHMARKS / "launch_bench.py",
-            *shlex.split(session.args.launch_bench_args),
+            BENCHMARKS / f"{name}.py",
+            *shlex.split(args),
             "--nvidia-pythonpath",
             os.pathsep.join(map(str, paths["nvidia"])),
             "--json",
-            session.out / f"launch_bench_{target.label}.json",
+            session.out / f"{name}_{target.label}.json",
         ],
         env=environment(paths["ours"], target.ld_paths),
     )
+
+
+def launch_bench(session: Session, target: Target, paths: dict[str, tuple[Path, ...]]) -> None:
+    """benchmarks/launch_bench.py: ours, NVIDIA's, raw bindings and the C++ floor."""
+    beside_nvidia(session, target, paths, "launch_bench", session.args.launch_bench_args)
 
 
 def launch_steps(session: Session, target: Target, paths: dict[str, tuple[Path, ...]]) -> None:
     """benchmarks/launch_steps.py: launch() step by step, beside NVIDIA's and the C++ floor."""
-    session.run(
-        [
-            session.python,
-            BENCHMARKS / "launch_steps.py",
-            *shlex.split(session.args.launch_steps_args),
-            "--nvidia-pythonpath",
-            os.pathsep.join(map(str, paths["nvidia"])),
-            "--json",
-            session.out / f"launch_steps_{target.label}.json",
-        ],
-        env=environment(paths["ours"], target.ld_paths),
-    )
+    beside_nvidia(session, target, paths, "launch_steps", session.args.launch_steps_args)
 
 
 def view_bench(session: Session, target: Target, paths: dict[str, tuple[Path, ...]]) -> None:
