@@ -60,18 +60,23 @@ def fill_and_check(stream, kernel, buffer, value):
 
 def our_buffer(device, stream):
     return device.allocate(4 * N, stream=stream)
+
+
+def our_device_stream_buffer():
+    """Device 0 made current, a stream of ours on it, and a buffer of ours for fill()."""
+    device = Device(0)
+    device.set_current()
+    stream = device.create_stream()
+    return device, stream, our_buffer(device, stream)
 '''
 
 # (a) numba-cuda's pattern without numba: the client unloads the library itself, through the
 # handle it took from the ObjectCode (numba's _module_finalizer) or reached from the Kernel,
 # while our ObjectCode and Kernel live on (numba's dispatcher holds the Kernel).
 CLIENT_UNLOADS = """
-device = Device(0)
-device.set_current()
-stream = device.create_stream()
+device, stream, buffer = our_device_stream_buffer()
 code = ObjectCode.from_cubin(CUBIN, name="fill")
 kernel = code.get_kernel("fill")
-buffer = our_buffer(device, stream)
 fill_and_check(stream, kernel, buffer, 7)
 if CASE == "object_code_handle":
     check(driver.cuLibraryUnload(code.handle))
@@ -93,10 +98,7 @@ print("DONE", flush=True)
 # dispatcher keeps some kernels, every third library never seen by the client (ours to unload),
 # gc.collect() between rounds, and the queue's rest flushed at the end (numba's Context.reset).
 MANY_LIBRARIES = """
-device = Device(0)
-device.set_current()
-stream = device.create_stream()
-buffer = our_buffer(device, stream)
+device, stream, buffer = our_device_stream_buffer()
 dispatcher, pending, unseen = [], [], []
 for round in range(90):
     code = ObjectCode.from_cubin(CUBIN, name=f"round {round}")
@@ -128,10 +130,7 @@ print("DONE", flush=True)
 # and dropped, without and with the handle given out (then the library is the client's, and
 # this client leaves it loaded, as NVIDIA's 1.2 does with every library).
 MEMORY = """
-device = Device(0)
-device.set_current()
-stream = device.create_stream()
-buffer = our_buffer(device, stream)
+device, stream, buffer = our_device_stream_buffer()
 
 
 def lost(give_handle):
