@@ -16,8 +16,10 @@ drops every step whose inputs kept their content, and a no-op build runs ``check
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
+import io
 import json
 import os
 import re
@@ -26,6 +28,9 @@ import shutil
 import sys
 import time
 from pathlib import Path
+from typing import TextIO
+
+import cython_cache  # beside this file: Meson runs it as a script
 
 SOURCE_ROOT = Path(__file__).resolve().parents[2]
 PACKAGE_ROOT = SOURCE_ROOT / "cuda_core"
@@ -172,29 +177,68 @@ def write_if_changed(path: Path, data: bytes) -> None:
 
 def cython(arguments: list[str]) -> int:
     """Run Cython (``python -m cython ARGUMENTS``, -o OUT and -M among them) from the build directory; keep
-    OUT as it was when the code is the same, and name the stamps of the package's files in OUT.dep."""
+    OUT as it was when the code is the same, and name the stamps of the package's files in OUT.dep.
+    With CUDA_CORE_CYTHON_CACHE set, a step whose inputs hold content Cython has seen takes its output
+    from there (cython_cache.py)."""
     out = Path(arguments[arguments.index("-o") + 1])
+    depfile = out.with_name(out.name + ".dep")
+    cache = cython_cache.Cache.for_step(arguments, SOURCE_ROOT, Path.cwd())
+    hit = cache.lookup(SOURCE_ROOT) if cache else None
+    if hit:
+        sys.stderr.write(hit.messages)
+        write_if_changed(out, hit.code)
+        write_depfile(depfile, os.path.relpath(out).translate(ESCAPES), hit.depends)
+        return 0
     previous = out.with_name(out.name + ".previous")
     if out.is_file():
         os.replace(out, previous)
-    sys.argv = ["cython", *arguments]
-    from Cython.Compiler.Main import main  # the build's Cython, as `python -m cython` runs it
-
-    try:
-        main(command_line=1)
-    except SystemExit as exit:
-        if exit.code not in (0, None):
-            previous.unlink(missing_ok=True)
-            return exit.code if isinstance(exit.code, int) else 1
+    status, messages = run_cython(arguments)
+    if status:
+        previous.unlink(missing_ok=True)
+        return status
     if previous.is_file() and out.is_file() and previous.read_bytes() == out.read_bytes():
         os.replace(previous, out)  # the same code, with its old mtime: ninja's restat compiles nothing
     previous.unlink(missing_ok=True)
-    depfile = out.with_name(out.name + ".dep")
     target, _, deps = depfile.read_text().replace("\\\n", " ").partition(": ")
     tokens = [re.sub(r"\\(.)", r"\1", t).replace("$$", "$") for t in re.findall(r"(?:\\.|\$\$|[^\s\\])+", deps)]
     named = [stamp_of(token) for token in tokens]
-    write_if_changed(depfile, f"{target}: {' '.join(t.translate(ESCAPES) for t in named)}\n".encode())
+    write_depfile(depfile, target, named)
+    if cache:
+        cache.store(out.read_bytes(), named, messages, SOURCE_ROOT)
     return 0
+
+
+class Tee(io.TextIOBase):
+    """A text stream that writes through to ``stream`` and keeps a copy."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream, self.kept = stream, io.StringIO()
+
+    def write(self, text: str) -> int:
+        self.kept.write(text)
+        return self.stream.write(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+def run_cython(arguments: list[str]) -> tuple[int, str]:
+    """Cython's main in this process, as `python -m cython` runs it: its exit status and what it printed."""
+    sys.argv = ["cython", *arguments]
+    from Cython.Compiler.Main import main  # the build's Cython
+
+    out, err = Tee(sys.stdout), Tee(sys.stderr)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            main(command_line=1)
+    except SystemExit as exit:
+        if exit.code not in (0, None):
+            return exit.code if isinstance(exit.code, int) else 1, ""
+    return 0, out.kept.getvalue() + err.kept.getvalue()
+
+
+def write_depfile(depfile: Path, target: str, depends: list[str]) -> None:
+    write_if_changed(depfile, f"{target}: {' '.join(d.translate(ESCAPES) for d in depends)}\n".encode())
 
 
 def stamp_of(dependency: str) -> str:

@@ -1,0 +1,157 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
+"""Cython's output by content, as ccache keeps the compiler's: set ``CUDA_CORE_CYTHON_CACHE=DIR``. Stdlib only.
+
+Cython takes about half of a clean build's CPU time, and ccache cannot spare it. With the variable
+set, each Cython step of the build (sources.py ``cython``) first looks in DIR. A step's key is the
+Cython that runs it (by content: BUILDDIR/cuda-config/cyutility.stamp), the Python, and its
+arguments with the checkout's paths made relative to it. Under a key, a manifest lists each output
+stored with every file Cython read to make it, by build-directory path (the depfile's names: the
+package's content stamps, cuda-config's copies of cuda-bindings' and Cython's .pxd files) and
+sha256. A hit needs each of them to hold that content now; it writes the stored C++ (checked by
+its sha256) and the depfile, and prints what Cython printed then. Anything unreadable is a miss,
+and a cache that cannot be written is skipped: the build never depends on the cache.
+The stored files are trimmed, oldest first, past MAX_BYTES; deleting DIR at any time is safe.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ENV = "CUDA_CORE_CYTHON_CACHE"
+FORMAT = "cuda-core-cython-cache 1"
+MAX_BYTES = 1 << 30
+MAX_ENTRIES = 8  # outputs kept per key (one per set of read files)
+SOURCE_MARK = "@SOURCE@"  # the checkout's path in stored messages
+
+
+@dataclass(frozen=True)
+class Hit:
+    code: bytes
+    depends: list[str]
+    messages: str
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def canonical(argument: str, source_root: Path) -> str:
+    """An argument as the key sees it: a path into the checkout, relative to the checkout."""
+    try:
+        real = Path(os.path.realpath(argument))
+    except (OSError, ValueError):
+        return argument
+    if real == source_root or source_root in real.parents:
+        return f"{SOURCE_MARK}/{real.relative_to(source_root).as_posix()}"
+    return argument
+
+
+@dataclass(frozen=True)
+class Cache:
+    """The cache at ``root``, for one Cython step of the build directory ``build_dir`` (the cwd)."""
+
+    root: Path
+    key: str
+    build_dir: Path
+
+    @classmethod
+    def for_step(cls, arguments: list[str], source_root: Path, build_dir: Path) -> Cache | None:
+        """The step's cache, or None: the variable unset, or no stamp of Cython's content to key on."""
+        where = os.environ.get(ENV)
+        if not where:
+            return None
+        try:
+            cython = (build_dir / "cuda-config" / "cyutility.stamp").read_text()
+        except OSError:
+            return None
+        out = arguments.index("-o")
+        kept = [canonical(a, source_root) for a in arguments[:out] + arguments[out + 2 :]]
+        text = "\0".join([FORMAT, cython, f"{sys.version_info[0]}.{sys.version_info[1]}", *kept])
+        return cls(Path(where), sha256(text.encode()), build_dir)
+
+    @property
+    def manifest(self) -> Path:
+        return self.root / "manifests" / self.key[:2] / f"{self.key}.json"
+
+    def blob(self, digest: str) -> Path:
+        return self.root / "code" / digest[:2] / f"{digest}.cpp.gz"
+
+    def entries(self) -> list[dict]:
+        try:
+            entries = json.loads(self.manifest.read_text())
+        except (OSError, ValueError):
+            return []
+        return entries if isinstance(entries, list) else []
+
+    def holds(self, depends: list[list[str]]) -> bool:
+        """Whether every file read then holds the same content now."""
+        for name, digest in depends:
+            try:
+                if sha256((self.build_dir / name).read_bytes()) != digest:
+                    return False
+            except OSError:
+                return False
+        return True
+
+    def lookup(self, source_root: Path) -> Hit | None:
+        for entry in self.entries():
+            try:
+                if not self.holds(entry["depends"]):
+                    continue
+                blob = self.blob(entry["code"])
+                code = gzip.decompress(blob.read_bytes())
+            except (OSError, KeyError, TypeError, ValueError, EOFError, gzip.BadGzipFile):
+                continue
+            if sha256(code) != entry["code"]:
+                continue
+            os.utime(blob)  # recently used: trimmed last
+            messages = str(entry.get("messages", "")).replace(SOURCE_MARK, str(source_root))
+            return Hit(code, [name for name, _ in entry["depends"]], messages)
+        return None
+
+    def store(self, code: bytes, depends: list[str], messages: str, source_root: Path) -> None:
+        """Keep ``code``, made from the files ``depends`` (build-directory paths) as they are now."""
+        try:
+            read = [[name, sha256((self.build_dir / name).read_bytes())] for name in depends]
+            digest = sha256(code)
+            write_atomically(self.blob(digest), gzip.compress(code, compresslevel=6, mtime=0))  # mends a damaged one
+            entry = {"depends": read, "code": digest, "messages": messages.replace(str(source_root), SOURCE_MARK)}
+            kept = [e for e in self.entries() if e.get("depends") != read][: MAX_ENTRIES - 1]
+            write_atomically(self.manifest, (json.dumps([entry, *kept]) + "\n").encode())
+            trim(self.root)
+        except OSError:
+            pass  # a read-only or full cache: the build goes on without it
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    partial.write_bytes(data)
+    os.replace(partial, path)
+
+
+def trim(root: Path, limit: int = MAX_BYTES) -> None:
+    """Remove the least recently used code past ``limit`` bytes, down to 80% of it."""
+    blobs = []
+    for folder in (root / "code").glob("*"):
+        for blob in folder.glob("*.cpp.gz"):
+            try:
+                st = blob.stat()
+            except OSError:
+                continue
+            blobs.append((st.st_mtime_ns, st.st_size, blob))
+    total = sum(size for _, size, _ in blobs)
+    if total <= limit:
+        return
+    for _, size, blob in sorted(blobs):
+        if total <= limit * 0.8:
+            break
+        blob.unlink(missing_ok=True)
+        total -= size
