@@ -146,8 +146,12 @@ def build_env(python: Path) -> dict[str, str]:
     into the checkout's one cache. Meson keeps the launcher it found at setup, so every runner that builds a
     cell's directory must offer the same one: run_tests and run_matrix share build/cells."""
     path = f"{python.parent}{os.pathsep}{os.environ.get('PATH', '')}"
-    # A cache already chosen wins: a runner inside the suite (README's run_matrix, in a clone) shares its one cache.
-    return clean_env(PATH=path, CCACHE_DIR=os.environ.get("CCACHE_DIR") or str(REPO_ROOT / "build" / "ccache"))
+    # A cache already chosen wins: a runner inside the suite (README's run_matrix, in a clone) shares its caches.
+    return clean_env(
+        PATH=path,
+        CCACHE_DIR=os.environ.get("CCACHE_DIR") or str(REPO_ROOT / "build" / "ccache"),
+        CUDA_CORE_CYTHON_CACHE=os.environ.get("CUDA_CORE_CYTHON_CACHE") or str(REPO_ROOT / "build" / "cython-cache"),
+    )
 
 
 def build_wheel(cell: str, python: Path, root: Path = CELLS_DIR) -> Path:
