@@ -95,6 +95,19 @@ def run(cmd: list[str | Path], env: dict[str, str], cwd: Path, check: bool = Tru
     return result
 
 
+TOOLS = ("cython", "meson", "meson-python", "ninja")  # what an isolated build installs to compile
+
+
+def tool_constraints(venv: Venv, path: Path) -> Path:
+    """``venv``'s build tools as exact pins, written to ``path`` (a constraints file, for pip's
+    PIP_CONSTRAINT and uv's UV_BUILD_CONSTRAINT, which reach their isolated build environments too).
+    An isolated build then runs the suite's pinned tools, not what PyPI published since: its C++
+    matches the session's, byte for byte and in the Cython and C++ caches."""
+    code = "import importlib.metadata as m, sys; print(*(f'{n}=={m.version(n)}' for n in sys.argv[1:]), sep='\\n')"
+    path.write_text(run([venv.python, "-c", code, *TOOLS], venv.env(), path.parent).stdout)
+    return path
+
+
 GIT = ["git", "-c", "user.name=test", "-c", "user.email=test@example.invalid", "-c", "init.defaultBranch=main"]
 
 

@@ -9,7 +9,9 @@ finds, as in a user's terminal. Every line must succeed: a failing line fails it
 once, naming the line. ``python3`` and ``python`` are a fresh venv's (a machine with Python and
 pip, nothing installed), and uv is on PATH (so devenv makes its venvs with uv, as it does for a
 user who has uv), as is ccache, through which Meson compiles every build, isolated ones included,
-into the suite's one cache (CCACHE_DIR; run_tests sets it).
+into the suite's one cache (CCACHE_DIR; run_tests sets it, and CUDA_CORE_CYTHON_CACHE). Isolated
+builds take the suite's pinned build tools (PIP_CONSTRAINT, UV_BUILD_CONSTRAINT): what PyPI
+publishes during a run changes nothing, and their Cython and g++ steps come from those caches.
 
 The block that holds the suite's command (tools/dev/run_tests.py) is not run, which would run
 this test again: .ci/run must run exactly its commands.
@@ -38,7 +40,7 @@ from pathlib import Path
 
 import devenv
 import pytest
-from builds import MAJORS, REPO_ROOT, copy_checkout, venv_for
+from builds import MAJORS, REPO_ROOT, copy_checkout, tool_constraints, venv_for
 from cuda_core_build import facts
 
 README = REPO_ROOT / "README.md"
@@ -167,6 +169,8 @@ def clone(tmp_path_factory: pytest.TempPathFactory):
     env = {k: v for k, v in os.environ.items() if k not in DROPPED and not k.startswith("PYTEST_")}
     env["PATH"] = os.pathsep.join([str(work / "python" / "bin"), str(work / "tools"), outside_venvs(env["PATH"])])
     env.update(UV_CACHE_DIR=str(devenv.TEST_VENVS_DIR / "uv-cache"), UV_LINK_MODE="hardlink")
+    constraints = str(tool_constraints(venv_for(MAJORS[-1]), work / "tools.txt"))
+    env.update(PIP_CONSTRAINT=constraints, UV_BUILD_CONSTRAINT=constraints)
     yield Clone(root, work, env, root)
     shutil.rmtree(work, ignore_errors=True)
 

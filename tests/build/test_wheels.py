@@ -23,13 +23,24 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from builds import GIT, MAJORS, REPO_ROOT, SOURCE_DATE_EPOCH, SessionBuilds, Venv, bindings_pin, meson_setup, ninja, run
+from builds import (
+    GIT,
+    MAJORS,
+    REPO_ROOT,
+    SOURCE_DATE_EPOCH,
+    SessionBuilds,
+    Venv,
+    bindings_pin,
+    meson_setup,
+    ninja,
+    run,
+    tool_constraints,
+)
 from cuda_core_build import facts, version
 from cuda_core_build.wheel_files import Wheel
 from merge_wheels import build_info_of
 
 MERGE = REPO_ROOT / "tools" / "release" / "merge_wheels.py"
-TOOLS = ("cython", "meson", "meson-python", "ninja")  # what an isolated build installs to compile
 TAGGED = "v2.7.1"  # the tag the python -m build test releases
 
 
@@ -195,13 +206,6 @@ class PythonMBuild:
     release: str  # the tagged checkout's version
 
 
-def tool_constraints(venv: Venv, path: Path) -> Path:
-    """``venv``'s build tools as exact pins, written to ``path`` (a pip constraints file)."""
-    code = "import importlib.metadata as m, sys; print(*(f'{n}=={m.version(n)}' for n in sys.argv[1:]), sep='\\n')"
-    path.write_text(run([venv.python, "-c", code, *TOOLS], venv.env(), path.parent).stdout)
-    return path
-
-
 @pytest.fixture(scope="module")
 def python_m_build(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.TempPathFactory) -> PythonMBuild:
     """`python -m build` in a CUDA 12 venv (cuda-bindings 12.9), no major asked, no CUDA_PATH: the sdist
@@ -210,9 +214,9 @@ def python_m_build(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pyte
     its cuda-bindings' major (issue 42: it made a CUDA 13 wheel); with no CUDA 12 toolkit (a CUDA 13
     one may sit at /usr/local/cuda) against NVIDIA's CUDA 12 header wheels."""
     checkout = make_checkout("python-m-build")
-    # The isolated environment takes the session venv's build tools (pip honours PIP_CONSTRAINT there):
-    # the newest Cython on PyPI would otherwise make other C++ than the session's pinned one, and the
-    # modules could not be compared byte for byte.
+    # The isolated environment takes the session venv's build tools (tool_constraints): the newest Cython
+    # on PyPI would otherwise make other C++ than the session's pinned one, and the modules could not be
+    # compared byte for byte.
     constraints = tool_constraints(venvs[12], tmp_path_factory.mktemp("constraints") / "tools.txt")
     env = venvs[12].env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH, PIP_CONSTRAINT=str(constraints))
     run([*GIT, "tag", TAGGED], env, checkout)  # a release: the sdist and the wheel say TAGGED's version
@@ -304,7 +308,8 @@ def fresh_venv(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.T
     # A PATH of the system's tools and ccache alone: Meson compiles through the suite's one cache.
     launcher = tmp_path_factory.mktemp("launcher")
     (launcher / "ccache").symlink_to(venvs[13].bin / "ccache")
-    env = venvs[13].env(activated=False, PATH=f"{launcher}{os.pathsep}/usr/bin:/bin")
+    constraints = tool_constraints(venvs[12], tmp_path_factory.mktemp("constraints") / "tools.txt")
+    env = venvs[13].env(activated=False, PATH=f"{launcher}{os.pathsep}/usr/bin:/bin", PIP_CONSTRAINT=str(constraints))
     run([sys.executable, "-m", "venv", fresh], env, checkout)
     run([fresh / "bin/python", "-m", "pip", "install", "-q", f"cuda-bindings=={bindings_pin(12)}"], env, checkout)
     result = run([fresh / "bin/python", "-m", "pip", "install", "-v", checkout], env, checkout)
