@@ -5,8 +5,8 @@
 
 1. The venv of every cell of the suite (``[suite]`` in requirements/matrix.ini: both default
    cells and the matrix's two extremes), made or checked by tools/dev/devenv.py in
-   build/.venvs/CELL: the runner's own. It never installs into .venvs/, where you may keep an
-   editable install.
+   build/.venvs/CELL: the runner's own. The newest default cell's comes first; its uv then makes
+   the others. It never installs into .venvs/, where you may keep an editable install.
 2. The build tests, once: ``pytest tests/build -v`` in the newest default cell's venv. They
    build both majors in a scratch checkout, with build/.venvs/cu12 and cu13 as their tools, and
    leave the wheels they pack in the run's wheelhouse.
@@ -78,8 +78,14 @@ def build_tests(python: Path, pytest_args: list[str], run_dir: Path) -> tuple[in
 
 def use_ccache(bin_dir: Path) -> None:
     """Every build of the run compiles through the test venvs' ccache (requirements/test.txt), which
-    Meson takes from PATH, into a cache of the checkout's own: the same object is compiled once."""
+    Meson takes from PATH, into a cache of the checkout's own: the same object is compiled once. Its
+    Cython steps share one cache too (tools/cuda_core_build/cython_cache.py): the same code is
+    cythonized once."""
     os.environ["CCACHE_DIR"] = str(facts.REPO_ROOT / "build" / "ccache")
+    os.environ["CUDA_CORE_CYTHON_CACHE"] = str(facts.REPO_ROOT / "build" / "cython-cache")
+    # uv (a test requirement) makes the other venvs, as devenv does wherever uv is on PATH, with the
+    # downloads cached where the build tests' uv and README's keep theirs.
+    os.environ["UV_CACHE_DIR"] = str(devenv.TEST_VENVS_DIR / "uv-cache")
     os.environ["PATH"] = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
 
 
@@ -114,6 +120,10 @@ def main(argv: list[str]) -> int:
     start = time.monotonic()
     run_dir = start_run()
     suite = [devenv.cells()[name] for name in facts.matrix()["suite"]["cells"].split()]
+    build_cell = f"cu{facts.supported_majors()[-1]}"
+    # The build tests' venv first: its tools (uv, ccache) then make the others and every build.
+    build_python = devenv.ensure(build_cell, root=VENVS)
+    use_ccache(build_python.parent)
     runnable = []
     for cell in suite:
         try:
@@ -121,8 +131,6 @@ def main(argv: list[str]) -> int:
             runnable.append(cell)
         except devenv.PythonMissing as err:
             cells.log(f"{cell.name}: skipped: {err}")
-    build_python = devenv.venv_python(f"cu{facts.supported_majors()[-1]}", VENVS)
-    use_ccache(build_python.parent)
     status, counts = build_tests(build_python, argv, run_dir)
     rows = [("build tests", status, counts)]
     for cell in suite:
