@@ -158,6 +158,24 @@ def test_devenv_refuses_an_unsupported_python_in_one_line() -> None:
     assert result.returncode == 1 and result.stderr == f"devenv: Python 3.9 is not supported: use one of {versions}\n"
 
 
+def test_devenv_refuses_a_python_its_tools_do_not_install_on_in_one_line(tmp_path: Path) -> None:
+    """cu12 --python 3.10 ended in uv's resolver (cuda-pathfinder 1.9.1 needs 3.11): now one line, before
+    anything is made, naming the cells made for that Python, the major's own first."""
+    oldest = facts.tools_python("newest")
+    key = lambda version: tuple(map(int, version.split(".")))  # noqa: E731
+    older = next(v for v in facts.matrix()["python"]["versions"].split() if key(v) < key(oldest))
+    made_for_it = [c for c in devenv.cells().values() if c.python == older and c.cuda.startswith("12.")]
+    result = subprocess.run(
+        [sys.executable, REPO_ROOT / "tools" / "dev" / "devenv.py", "cu12", "--python", older],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 1 and len(result.stderr.splitlines()) == 1, result.stderr
+    assert f"cu12's newest tools need Python {oldest} or later" in result.stderr
+    assert f"python3 tools/dev/devenv.py {made_for_it[0].name}" in result.stderr
+
+
 def test_a_silent_step_says_what_it_is_doing(capsys: pytest.CaptureFixture[str]) -> None:
     """A long step relays the progress lines asked for as they come, and says it is still running,
     with its last line, whenever it was silent for the heartbeat's time (15 s in use, 1 s here)."""

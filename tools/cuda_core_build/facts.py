@@ -46,7 +46,13 @@ def cuda_pins(minor: str) -> dict[str, str]:
 
 
 def tool_pins(tools: str = "newest") -> dict[str, str]:
-    return dict(matrix()[f"tools.{tools}"])
+    """Package -> version: a tool set's pins."""
+    return {name: pin for name, pin in matrix()[f"tools.{tools}"].items() if name != "requires-python"}
+
+
+def tools_python(tools: str = "newest") -> str:
+    """The oldest Python ('3.11') a tool set's pins install on."""
+    return matrix()[f"tools.{tools}"]["requires-python"]
 
 
 def requirements(pinned: dict[str, str]) -> tuple[str, ...]:

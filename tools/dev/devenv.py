@@ -225,6 +225,23 @@ def cell_requirements(cell: Cell) -> tuple[str, ...]:
     return (*facts.requirements(facts.tool_pins(cell.tools)), *facts.requirements(facts.cuda_pins(cell.cuda)), *tests)
 
 
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+def _cells_for(python_version: str, cell: Cell) -> str:
+    """Advice: the cells made for ``python_version``, those of ``cell``'s major first."""
+    major = cell.cuda.split(".")[0] + "."
+    mine = sorted(
+        (c.name for c in cells().values() if c.python == python_version),
+        key=lambda name: not cells()[name].cuda.startswith(major),
+    )
+    if not mine:
+        return "no cell of requirements/matrix.ini is made for it"
+    others = f" (or {', '.join(mine[1:])})" if mine[1:] else ""
+    return f"take a cell made for it: python3 tools/dev/devenv.py {mine[0]}{others}"
+
+
 def ensure(cell_name: str, force: bool = False, root: Path = VENVS_DIR, python_version: str | None = None) -> Path:
     """Make sure the environment of a cell exists under ``root`` and is current; return its python.
 
@@ -246,6 +263,12 @@ def ensure(cell_name: str, force: bool = False, root: Path = VENVS_DIR, python_v
         if python_version not in versions:
             raise SystemExit(f"devenv: Python {python_version} is not supported: use one of {', '.join(versions)}")
         cell = dataclasses.replace(cell, python=python_version)
+        oldest = facts.tools_python(cell.tools)
+        if _version_key(python_version) < _version_key(oldest):
+            raise SystemExit(
+                f"devenv: {cell_name}'s {cell.tools} tools need Python {oldest} or later; "
+                f"for Python {python_version}, {_cells_for(python_version, cell)}"
+            )
     python = find_python(cell.python)
     requirements = cell_requirements(cell)
     target, target_python = venv_dir(cell_name, root), venv_python(cell_name, root)
