@@ -51,9 +51,10 @@ def cythonize(venv: Venv, build_dir: Path, cache: Path | None, modules: tuple[st
 
 @pytest.fixture(scope="module")
 def setup(builds: SessionBuilds, make_checkout, tmp_path_factory: pytest.TempPathFactory):
-    """A scratch checkout, two build dirs of it at different depths, a cache primed from the first."""
+    """A scratch checkout, two build dirs of it (one inside it, as README's; one outside, deeper), a
+    cache primed from the first."""
     venv, checkout = builds.venvs[13], make_checkout("cython-cache")
-    first, second = tmp_path_factory.mktemp("a") / "build", tmp_path_factory.mktemp("b") / "deeper" / "still" / "build"
+    first, second = checkout / "build-cu13", tmp_path_factory.mktemp("b") / "deeper" / "still" / "build"
     cache = tmp_path_factory.mktemp("cython-cache")
     for build_dir in (first, second):
         meson_setup(venv, checkout, build_dir)

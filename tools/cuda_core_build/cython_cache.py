@@ -42,14 +42,15 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def canonical(argument: str, source_root: Path) -> str:
-    """An argument as the key sees it: a path into the checkout, relative to the checkout."""
-    try:
-        real = Path(os.path.realpath(argument))
-    except (OSError, ValueError):
+def canonical(argument: str, source_root: Path, build_dir: Path) -> str:
+    """An argument as the key sees it: a path in the build directory relative to it, one in the
+    checkout relative to the checkout; options and other paths as they are."""
+    if not os.path.exists(build_dir / argument):
         return argument
-    if real == source_root or source_root in real.parents:
-        return f"{SOURCE_MARK}/{real.relative_to(source_root).as_posix()}"
+    real = Path(os.path.realpath(build_dir / argument))
+    for root, mark in ((Path(os.path.realpath(build_dir)), "@BUILD@"), (source_root, SOURCE_MARK)):
+        if real == root or root in real.parents:
+            return f"{mark}/{real.relative_to(root).as_posix()}"
     return argument
 
 
@@ -72,7 +73,7 @@ class Cache:
         except OSError:
             return None
         out = arguments.index("-o")
-        kept = [canonical(a, source_root) for a in arguments[:out] + arguments[out + 2 :]]
+        kept = [canonical(a, source_root, build_dir) for a in arguments[:out] + arguments[out + 2 :]]
         text = "\0".join([FORMAT, cython, f"{sys.version_info[0]}.{sys.version_info[1]}", *kept])
         return cls(Path(where), sha256(text.encode()), build_dir)
 

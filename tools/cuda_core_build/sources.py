@@ -30,8 +30,6 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-import cython_cache  # beside this file: Meson runs it as a script
-
 SOURCE_ROOT = Path(__file__).resolve().parents[2]
 PACKAGE_ROOT = SOURCE_ROOT / "cuda_core"
 STAMPS = Path("cuda-config") / "sources"  # in the build directory
@@ -180,6 +178,8 @@ def cython(arguments: list[str]) -> int:
     OUT as it was when the code is the same, and name the stamps of the package's files in OUT.dep.
     With CUDA_CORE_CYTHON_CACHE set, a step whose inputs hold content Cython has seen takes its output
     from there (cython_cache.py)."""
+    import cython_cache  # beside this file, which Meson runs as a script (editable.py loads it without)
+
     out = Path(arguments[arguments.index("-o") + 1])
     depfile = out.with_name(out.name + ".dep")
     cache = cython_cache.Cache.for_step(arguments, SOURCE_ROOT, Path.cwd())
