@@ -412,23 +412,30 @@ del _name, _kind, _attribute, _description
 # The Device objects of each thread: _tls.devices[ordinal], made on first use.
 _tls = threading.local()
 
-# Each device's primary context, retained once per process on first set_current().
+# Each device's primary context, retained on first set_current() (and after a client's reset), never released.
 _primary_contexts = {}
 _primary_contexts_lock = threading.Lock()
 
 
 def _primary_context(int device_id) -> int:
-    """The address of device ``device_id``'s primary context, retaining it the first time."""
+    """The address of device ``device_id``'s primary context, live: retained the first time, and
+    retained again after a reset (``cuDevicePrimaryCtxReset`` by a client, numba among them, leaves
+    it inactive, whoever retained it; a retain brings it back)."""
     cdef cydriver.CUcontext context = NULL
+    cdef unsigned int flags = 0
+    cdef int active = 0
     address = _primary_contexts.get(device_id)
     if address is not None:
-        return address
+        with nogil:
+            HANDLE_RETURN(cydriver.cuDevicePrimaryCtxGetState(device_id, &flags, &active))
+        if active:
+            return address
     with _primary_contexts_lock:
-        address = _primary_contexts.get(device_id)
-        if address is None:
+        if address is not None or _primary_contexts.get(device_id) is None:
             with nogil:
                 HANDLE_RETURN(cydriver.cuDevicePrimaryCtxRetain(&context, device_id))
-            address = _primary_contexts[device_id] = <size_t>context
+            _primary_contexts[device_id] = <size_t>context
+        address = _primary_contexts[device_id]
     return address
 
 
