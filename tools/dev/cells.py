@@ -87,11 +87,13 @@ def stream(
     shown: Callable[[str], bool] | None = None,
     cwd: Path = REPO_ROOT,
     heartbeat: float = HEARTBEAT_SECONDS,
+    echo: bool = True,
 ) -> tuple[int, str]:
     """Run a command, relaying its output as it comes: all of it (``shown`` None), or the lines
     ``shown`` accepts, indented. Whenever nothing was said for ``heartbeat`` seconds, one line says
     that ``label`` is still running, for how long, and the command's last line (for pytest -v,
-    the test that runs). Returns the exit status and the whole output (stderr merged)."""
+    the test that runs). Without ``echo``, nothing is relayed. Returns the exit status and the
+    whole output (stderr merged)."""
     process = subprocess.Popen(
         [str(part) for part in command], env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     )
@@ -105,7 +107,7 @@ def stream(
     while (chunk := _next_chunk(chunks, min(1.0, heartbeat / 4))) != b"":
         now = time.monotonic()
         if chunk is None:
-            if now - said >= heartbeat:
+            if echo and now - said >= heartbeat:
                 last = (partial or "".join(output[-20:]).rstrip("\n").rpartition("\n")[2]).strip()
                 newline = "\n" if partial and shown is None else ""
                 print(f"{newline}{label}: still running, {now - start:.0f} s: {last[:160]}", flush=True)
@@ -115,6 +117,8 @@ def stream(
         output.append(text)
         lines = (partial + text).split("\n")
         partial = lines.pop()
+        if not echo:
+            continue
         if shown is None:
             sys.stdout.write(text)
             sys.stdout.flush()
@@ -154,9 +158,10 @@ def build_env(python: Path) -> dict[str, str]:
     )
 
 
-def build_wheel(cell: str, python: Path, root: Path = CELLS_DIR) -> Path:
+def build_wheel(cell: str, python: Path, root: Path = CELLS_DIR, beside: bool = False) -> Path:
     """Build the cell's wheel with its venv's tools into ``root/CELL`` (kept between runs); return it.
-    Ninja's progress lines are shown as they come.
+    Ninja's progress lines are shown as they come; ``beside`` other work, silently and at the lowest
+    CPU priority (``nice``), so that it takes only the cores that work leaves idle.
 
     Raises RuntimeError with the build's first error line if it fails.
     """
@@ -164,6 +169,7 @@ def build_wheel(cell: str, python: Path, root: Path = CELLS_DIR) -> Path:
     shutil.rmtree(out, ignore_errors=True)
     status, output = stream(
         [
+            *(["nice", "-n", "19"] if beside else []),
             python,
             "-m",
             "pip",
@@ -180,6 +186,7 @@ def build_wheel(cell: str, python: Path, root: Path = CELLS_DIR) -> Path:
         build_env(python),
         f"cells: {cell}: building",
         shown=lambda line: bool(PROGRESS_LINE.match(line.strip())),
+        echo=not beside,
     )
     if status != 0:
         raise RuntimeError(first_build_error(output))

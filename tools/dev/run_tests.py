@@ -11,18 +11,20 @@
    build both majors in a scratch checkout, with build/.venvs/cu12 and cu13 as their tools, and
    leave the wheels they pack in the run's wheelhouse.
 3. The package tests of each cell, in that cell's venv: ``pytest tests/package`` against the
-   cell's package, installed from the wheelhouse where the build tests made it, else built
-   in build/cells/CELL (tools/dev/cells.py; kept, so a second run rebuilds only what
-   changed; ninja's progress lines are shown). A cell whose Python this machine lacks is
-   skipped, with the reason.
+   cell's package, installed from the run's wheelhouse: the build tests leave the default
+   cells' wheels there, and the other cells' are built in build/cells/CELL beside the build
+   tests, at the lowest CPU priority (tools/dev/cells.py; kept, so a second run rebuilds only
+   what changed). A cell that has none there is built in its turn, with ninja's progress
+   lines. A cell whose Python this machine lacks is skipped, with the reason.
 
 Extra arguments go to every pytest run (``-k round_trip -x``; ``-m "not slow and not
 network"`` skips the isolated builds that download from PyPI). A run that has been silent for
 15 s says what it is doing. Each pytest run prints its 15 slowest steps; the end is a table of
 every run. The JUnit reports and the table (summary.md) go to build/tests/running/ and, once
 the run is over, replace the previous run's in build/tests/last/: an interrupted run leaves
-the last complete one in place. Every build compiles through ccache, into build/ccache. The exit status is 1 if any run failed, or if no run
-collected a test. ``-h``/``--help`` prints this and changes nothing.
+the last complete one in place. Every build compiles through ccache, into build/ccache, and
+takes Cython's output from build/cython-cache where it can. The exit status is 1 if any run
+failed, or if no run collected a test. ``-h``/``--help`` prints this and changes nothing.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -74,6 +78,36 @@ def build_tests(python: Path, pytest_args: list[str], run_dir: Path) -> tuple[in
     cells.log(f"build tests: {' '.join(map(str, command))}")
     status, _ = cells.stream(command, cells.clean_env(PYTHONUNBUFFERED="1"), "run_tests: build tests")
     return status, cells.junit_counts(report)
+
+
+def wheels_beside(suite: list[devenv.Cell], wheelhouse: Path) -> Callable[[], None]:
+    """Build the wheels of ``suite``'s cells in build/cells/, beside the build tests, into the run's
+    wheelhouse; return what waits for them and says how each went. The build tests leave about half of
+    the cores idle (their steps wait on subprocesses, pip and the network): these builds run at the
+    lowest CPU priority in that room. A cell whose build failed here is built again in its turn."""
+    said: list[str] = []
+
+    def build() -> None:
+        for cell in suite:
+            start = time.monotonic()
+            try:
+                wheel = cells.build_wheel(cell.name, devenv.venv_python(cell.name, VENVS), beside=True)
+            except RuntimeError as err:
+                said.append(f"{cell.name}: the build beside the build tests failed ({err}); it runs again below")
+                continue
+            (wheelhouse / cell.name).mkdir(parents=True, exist_ok=True)
+            shutil.copy2(wheel, wheelhouse / cell.name)
+            said.append(f"{cell.name}: built beside the build tests in {time.monotonic() - start:.0f} s")
+
+    thread = threading.Thread(target=build, name="wheels beside", daemon=True)
+    thread.start()
+
+    def wait() -> None:
+        thread.join()
+        for line in said:
+            cells.log(line)
+
+    return wait
 
 
 def use_ccache(bin_dir: Path) -> None:
@@ -131,7 +165,10 @@ def main(argv: list[str]) -> int:
             runnable.append(cell)
         except devenv.PythonMissing as err:
             cells.log(f"{cell.name}: skipped: {err}")
+    defaults = {f"cu{major}" for major in facts.supported_majors()}  # their wheels come from the build tests
+    beside = wheels_beside([cell for cell in runnable if cell.name not in defaults], run_dir / "wheelhouse")
     status, counts = build_tests(build_python, argv, run_dir)
+    beside()
     rows = [("build tests", status, counts)]
     for cell in suite:
         if cell not in runnable:
