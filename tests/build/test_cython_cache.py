@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import os
 from pathlib import Path
 
 import pytest
 from builds import SessionBuilds, Venv, edited, meson_setup, ninja, run
+from cuda_core_build import cython_cache
 
 MODULES = ("_context", "_event", "_device")  # _device includes a _compat variant
 ENV = "CUDA_CORE_CYTHON_CACHE"
@@ -116,3 +118,16 @@ def test_a_hit_prints_what_cython_printed(setup) -> None:
     assert warnings, miss
     assert warnings == [line for line in hit.splitlines() if "Unreachable code" in line]
     assert str(checkout) in warnings[0]  # this checkout's path, as Cython names the source
+
+
+def test_the_cache_is_trimmed_least_recently_used_first(tmp_path: Path) -> None:
+    """Past its limit the cache drops the code used longest ago, down to 80% of the limit."""
+    for age, name in enumerate(("newest", "newer", "older", "oldest")):
+        blob = tmp_path / "code" / name[:2] / f"{name}.cpp.gz"
+        blob.parent.mkdir(parents=True, exist_ok=True)
+        blob.write_bytes(b"x" * 100)
+        os.utime(blob, (1_000_000 - age, 1_000_000 - age))
+    cython_cache.trim(tmp_path, limit=400)  # at the limit: nothing goes
+    assert len(list(tmp_path.rglob("*.cpp.gz"))) == 4
+    cython_cache.trim(tmp_path, limit=300)
+    assert sorted(p.stem.removesuffix(".cpp") for p in tmp_path.rglob("*.cpp.gz")) == ["newer", "newest"]

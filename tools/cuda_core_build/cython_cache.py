@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """Cython's output by content, as ccache keeps the compiler's: set ``CUDA_CORE_CYTHON_CACHE=DIR``. Stdlib only.
 
-Cython takes about half of a clean build's CPU time, and ccache cannot spare it. With the variable
-set, each Cython step of the build (sources.py ``cython``) first looks in DIR. A step's key is the
-Cython that runs it (by content: BUILDDIR/cuda-config/cyutility.stamp), the Python, and its
-arguments with the checkout's paths made relative to it. Under a key, a manifest lists each output
-stored with every file Cython read to make it, by build-directory path (the depfile's names: the
-package's content stamps, cuda-config's copies of cuda-bindings' and Cython's .pxd files) and
-sha256. A hit needs each of them to hold that content now; it writes the stored C++ (checked by
-its sha256) and the depfile, and prints what Cython printed then. Anything unreadable is a miss,
-and a cache that cannot be written is skipped: the build never depends on the cache.
+Cython takes about a third of a clean build's CPU time, and all of it once ccache holds the C++.
+With the variable set, each Cython step of the build (sources.py ``cython``) first looks in DIR. A
+step's key is the Cython that runs it (by content: BUILDDIR/cuda-config/cyutility.stamp), the
+Python, and its arguments, paths made relative to the build directory or the checkout. Under a key,
+a manifest lists each output stored with every file Cython read to make it, by build-directory path
+(the depfile's names: the package's content stamps, cuda-config's copies of cuda-bindings' and
+Cython's .pxd files) and sha256. A hit needs each of them to hold that content now; it writes the
+stored C++ (checked by its sha256) and the depfile, and prints what Cython printed then. Anything
+unreadable is a miss, and a cache that cannot be written is skipped: the build never depends on it.
 The stored files are trimmed, oldest first, past MAX_BYTES; deleting DIR at any time is safe.
 """
 
