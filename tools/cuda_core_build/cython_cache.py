@@ -42,13 +42,13 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def canonical(argument: str, source_root: Path, build_dir: Path) -> str:
-    """An argument as the key sees it: a path in the build directory relative to it, one in the
-    checkout relative to the checkout; options and other paths as they are."""
+def canonical(argument: str, roots: tuple[tuple[Path, str], ...], build_dir: Path) -> str:
+    """An argument as the key sees it: a path under one of ``roots`` (real path, mark) relative to it;
+    options and other paths as they are."""
     if not os.path.exists(build_dir / argument):
         return argument
     real = Path(os.path.realpath(build_dir / argument))
-    for root, mark in ((Path(os.path.realpath(build_dir)), "@BUILD@"), (source_root, SOURCE_MARK)):
+    for root, mark in roots:
         if real == root or root in real.parents:
             return f"{mark}/{real.relative_to(root).as_posix()}"
     return argument
@@ -56,11 +56,13 @@ def canonical(argument: str, source_root: Path, build_dir: Path) -> str:
 
 @dataclass(frozen=True)
 class Cache:
-    """The cache at ``root``, for one Cython step of the build directory ``build_dir`` (the cwd)."""
+    """The cache at ``root``, for one Cython step of the build directory ``build_dir`` (the cwd) of
+    the checkout ``source_root``."""
 
     root: Path
     key: str
     build_dir: Path
+    source_root: Path
 
     @classmethod
     def for_step(cls, arguments: list[str], source_root: Path, build_dir: Path) -> Cache | None:
@@ -72,10 +74,12 @@ class Cache:
             cython = (build_dir / "cuda-config" / "cyutility.stamp").read_text()
         except OSError:
             return None
+        # The build directory first: it may sit inside the checkout.
+        roots = ((Path(os.path.realpath(build_dir)), "@BUILD@"), (source_root, SOURCE_MARK))
         out = arguments.index("-o")
-        kept = [canonical(a, source_root, build_dir) for a in arguments[:out] + arguments[out + 2 :]]
+        kept = [canonical(a, roots, build_dir) for a in arguments[:out] + arguments[out + 2 :]]
         text = "\0".join([FORMAT, cython, f"{sys.version_info[0]}.{sys.version_info[1]}", *kept])
-        return cls(Path(where), sha256(text.encode()), build_dir)
+        return cls(Path(where), sha256(text.encode()), build_dir, source_root)
 
     @property
     def manifest(self) -> Path:
@@ -101,7 +105,7 @@ class Cache:
                 return False
         return True
 
-    def lookup(self, source_root: Path) -> Hit | None:
+    def lookup(self) -> Hit | None:
         for entry in self.entries():
             try:
                 if not self.holds(entry["depends"]):
@@ -113,17 +117,17 @@ class Cache:
             if sha256(code) != entry["code"]:
                 continue
             os.utime(blob)  # recently used: trimmed last
-            messages = str(entry.get("messages", "")).replace(SOURCE_MARK, str(source_root))
+            messages = str(entry.get("messages", "")).replace(SOURCE_MARK, str(self.source_root))
             return Hit(code, [name for name, _ in entry["depends"]], messages)
         return None
 
-    def store(self, code: bytes, depends: list[str], messages: str, source_root: Path) -> None:
+    def store(self, code: bytes, depends: list[str], messages: str) -> None:
         """Keep ``code``, made from the files ``depends`` (build-directory paths) as they are now."""
         try:
             read = [[name, sha256((self.build_dir / name).read_bytes())] for name in depends]
             digest = sha256(code)
             write_atomically(self.blob(digest), gzip.compress(code, compresslevel=6, mtime=0))  # mends a damaged one
-            entry = {"depends": read, "code": digest, "messages": messages.replace(str(source_root), SOURCE_MARK)}
+            entry = {"depends": read, "code": digest, "messages": messages.replace(str(self.source_root), SOURCE_MARK)}
             kept = [e for e in self.entries() if e.get("depends") != read][: MAX_ENTRIES - 1]
             write_atomically(self.manifest, (json.dumps([entry, *kept]) + "\n").encode())
             trim(self.root)

@@ -181,7 +181,7 @@ def cython(arguments: list[str]) -> int:
     out = Path(arguments[arguments.index("-o") + 1])
     depfile = out.with_name(out.name + ".dep")
     cache = cython_cache.Cache.for_step(arguments, SOURCE_ROOT, Path.cwd())
-    hit = cache.lookup(SOURCE_ROOT) if cache else None
+    hit = cache.lookup() if cache else None
     if hit:
         sys.stderr.write(hit.messages)
         write_if_changed(out, hit.code)
@@ -202,7 +202,7 @@ def cython(arguments: list[str]) -> int:
     named = [stamp_of(token) for token in tokens]
     write_depfile(depfile, target, named)
     if cache:
-        cache.store(out.read_bytes(), named, messages, SOURCE_ROOT)
+        cache.store(out.read_bytes(), named, messages)
     return 0
 
 
