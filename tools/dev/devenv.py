@@ -233,13 +233,12 @@ def _cells_for(python_version: str, cell: Cell) -> str:
     """Advice: the cells made for ``python_version``, those of ``cell``'s major first."""
     major = cell.cuda.split(".")[0] + "."
     mine = sorted(
-        (c.name for c in cells().values() if c.python == python_version),
-        key=lambda name: not cells()[name].cuda.startswith(major),
+        (c for c in cells().values() if c.python == python_version), key=lambda c: not c.cuda.startswith(major)
     )
     if not mine:
         return "no cell of requirements/matrix.ini is made for it"
-    others = f" (or {', '.join(mine[1:])})" if mine[1:] else ""
-    return f"take a cell made for it: python3 tools/dev/devenv.py {mine[0]}{others}"
+    others = f" (or {', '.join(c.name for c in mine[1:])})" if mine[1:] else ""
+    return f"take a cell made for it: python3 tools/dev/devenv.py {mine[0].name}{others}"
 
 
 def ensure(cell_name: str, force: bool = False, root: Path = VENVS_DIR, python_version: str | None = None) -> Path:

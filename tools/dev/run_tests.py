@@ -161,7 +161,8 @@ def main(argv: list[str]) -> int:
     runnable = []
     for cell in suite:
         try:
-            devenv.ensure(cell.name, root=VENVS)
+            if cell.name != build_cell:
+                devenv.ensure(cell.name, root=VENVS)
             runnable.append(cell)
         except devenv.PythonMissing as err:
             cells.log(f"{cell.name}: skipped: {err}")
