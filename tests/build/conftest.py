@@ -17,7 +17,7 @@ from pathlib import Path
 
 import devenv
 import pytest
-from builds import MAJORS, SessionBuilds, Uv, Venv, copy_checkout, venv_for
+from builds import MAJORS, SessionBuilds, Uv, Venv, copy_checkout, tool_constraints, venv_for
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -62,3 +62,9 @@ def make_checkout(tmp_path_factory: pytest.TempPathFactory):
 def uv(venvs: dict[int, Venv]) -> Uv:
     """uv with a cache that outlives the session (beside the runners' venvs, on the checkout's filesystem)."""
     return Uv(venvs[MAJORS[-1]].bin / "uv", devenv.TEST_VENVS_DIR / "uv-cache")
+
+
+@pytest.fixture(scope="session")
+def constraints(venvs: dict[int, Venv], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The session's build tools as exact pins (builds.tool_constraints), for the isolated builds."""
+    return tool_constraints(venvs[MAJORS[-1]], tmp_path_factory.mktemp("constraints") / "tools.txt")

@@ -40,7 +40,7 @@ from pathlib import Path
 
 import devenv
 import pytest
-from builds import MAJORS, REPO_ROOT, copy_checkout, tool_constraints, venv_for
+from builds import MAJORS, REPO_ROOT, copy_checkout, venv_for
 from cuda_core_build import facts
 
 README = REPO_ROOT / "README.md"
@@ -158,7 +158,7 @@ def outside_venvs(path: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def clone(tmp_path_factory: pytest.TempPathFactory):
+def clone(tmp_path_factory: pytest.TempPathFactory, constraints: Path):
     """A fresh clone, a fresh venv of this Python first on PATH, and uv beside it; removed after."""
     work = tmp_path_factory.mktemp("readme")
     root = copy_checkout(work / "cuda-core")
@@ -169,8 +169,7 @@ def clone(tmp_path_factory: pytest.TempPathFactory):
     env = {k: v for k, v in os.environ.items() if k not in DROPPED and not k.startswith("PYTEST_")}
     env["PATH"] = os.pathsep.join([str(work / "python" / "bin"), str(work / "tools"), outside_venvs(env["PATH"])])
     env.update(UV_CACHE_DIR=str(devenv.TEST_VENVS_DIR / "uv-cache"), UV_LINK_MODE="hardlink")
-    constraints = str(tool_constraints(venv_for(MAJORS[-1]), work / "tools.txt"))
-    env.update(PIP_CONSTRAINT=constraints, UV_BUILD_CONSTRAINT=constraints)
+    env.update(PIP_CONSTRAINT=str(constraints), UV_BUILD_CONSTRAINT=str(constraints))
     yield Clone(root, work, env, root)
     shutil.rmtree(work, ignore_errors=True)
 

@@ -34,7 +34,6 @@ from builds import (
     meson_setup,
     ninja,
     run,
-    tool_constraints,
 )
 from cuda_core_build import facts, version
 from cuda_core_build.wheel_files import Wheel
@@ -207,17 +206,18 @@ class PythonMBuild:
 
 
 @pytest.fixture(scope="module")
-def python_m_build(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.TempPathFactory) -> PythonMBuild:
+def python_m_build(
+    make_checkout, venvs: dict[int, Venv], constraints: Path, tmp_path_factory: pytest.TempPathFactory
+) -> PythonMBuild:
     """`python -m build` in a CUDA 12 venv (cuda-bindings 12.9), no major asked, no CUDA_PATH: the sdist
     (meson dist of the git tree), then a wheel built from it in an isolated environment (build
     requirements from PyPI). The backend reads the environment of build's interpreter and builds for
     its cuda-bindings' major (issue 42: it made a CUDA 13 wheel); with no CUDA 12 toolkit (a CUDA 13
     one may sit at /usr/local/cuda) against NVIDIA's CUDA 12 header wheels."""
     checkout = make_checkout("python-m-build")
-    # The isolated environment takes the session venv's build tools (tool_constraints): the newest Cython
-    # on PyPI would otherwise make other C++ than the session's pinned one, and the modules could not be
+    # The isolated environment takes the session's build tools (constraints): the newest Cython on PyPI
+    # would otherwise make other C++ than the session's pinned one, and the modules could not be
     # compared byte for byte.
-    constraints = tool_constraints(venvs[12], tmp_path_factory.mktemp("constraints") / "tools.txt")
     env = venvs[12].env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH, PIP_CONSTRAINT=str(constraints))
     run([*GIT, "tag", TAGGED], env, checkout)  # a release: the sdist and the wheel say TAGGED's version
     dist = tmp_path_factory.mktemp("dist")
@@ -299,7 +299,9 @@ class FreshVenv:
 
 
 @pytest.fixture(scope="module")
-def fresh_venv(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.TempPathFactory) -> FreshVenv:
+def fresh_venv(
+    make_checkout, venvs: dict[int, Venv], constraints: Path, tmp_path_factory: pytest.TempPathFactory
+) -> FreshVenv:
     """README's first command, for real, as issue 28's user ran it: `pip install .` (isolated;
     build requirements and NVIDIA's header wheels from PyPI) into a fresh venv that already holds
     cuda-bindings 12, with no CUDA 12 toolkit around (a CUDA 13 one may sit at /usr/local/cuda)."""
@@ -308,7 +310,6 @@ def fresh_venv(make_checkout, venvs: dict[int, Venv], tmp_path_factory: pytest.T
     # A PATH of the system's tools and ccache alone: Meson compiles through the suite's one cache.
     launcher = tmp_path_factory.mktemp("launcher")
     (launcher / "ccache").symlink_to(venvs[13].bin / "ccache")
-    constraints = tool_constraints(venvs[12], tmp_path_factory.mktemp("constraints") / "tools.txt")
     env = venvs[13].env(activated=False, PATH=f"{launcher}{os.pathsep}/usr/bin:/bin", PIP_CONSTRAINT=str(constraints))
     run([sys.executable, "-m", "venv", fresh], env, checkout)
     run([fresh / "bin/python", "-m", "pip", "install", "-q", f"cuda-bindings=={bindings_pin(12)}"], env, checkout)
