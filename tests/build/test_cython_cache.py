@@ -121,13 +121,19 @@ def test_a_hit_prints_what_cython_printed(setup) -> None:
 
 
 def test_the_cache_is_trimmed_least_recently_used_first(tmp_path: Path) -> None:
-    """Past its limit the cache drops the code used longest ago, down to 80% of the limit."""
-    for age, name in enumerate(("newest", "newer", "older", "oldest")):
-        blob = tmp_path / "code" / name[:2] / f"{name}.cpp.gz"
+    """Past its limit the cache drops the code used longest ago, down to 80% of the limit; a file it
+    did not name itself stays, whatever its age."""
+    names = {age: hashlib.sha256(str(age).encode()).hexdigest() for age in range(4)}  # 0: newest
+    for age, digest in names.items():
+        blob = tmp_path / "code" / digest[:2] / f"{digest}.cpp.gz"
         blob.parent.mkdir(parents=True, exist_ok=True)
         blob.write_bytes(b"x" * 100)
         os.utime(blob, (1_000_000 - age, 1_000_000 - age))
+    users = tmp_path / "code" / names[3][:2] / "mine.cpp.gz"
+    users.write_bytes(b"y" * 100)
+    os.utime(users, (1, 1))
     cython_cache.trim(tmp_path, limit=400)  # at the limit: nothing goes
-    assert len(list(tmp_path.rglob("*.cpp.gz"))) == 4
+    assert len(list(tmp_path.rglob("*.cpp.gz"))) == 5
     cython_cache.trim(tmp_path, limit=300)
-    assert sorted(p.stem.removesuffix(".cpp") for p in tmp_path.rglob("*.cpp.gz")) == ["newer", "newest"]
+    left = {p.name for p in tmp_path.rglob("*.cpp.gz")}
+    assert left == {f"{names[0]}.cpp.gz", f"{names[1]}.cpp.gz", "mine.cpp.gz"}

@@ -143,10 +143,11 @@ def write_atomically(path: Path, data: bytes) -> None:
 
 
 def trim(root: Path, limit: int = MAX_BYTES) -> None:
-    """Remove the least recently used code past ``limit`` bytes, down to 80% of it."""
+    """Remove the least recently used code past ``limit`` bytes, down to 80% of it: only files named as
+    ``blob()`` names them (a directory of the user's own given as the cache loses nothing else)."""
     blobs = []
-    for folder in (root / "code").glob("*"):
-        for blob in folder.glob("*.cpp.gz"):
+    for folder in (root / "code").glob("[0-9a-f][0-9a-f]"):
+        for blob in folder.glob(f"{folder.name}{'[0-9a-f]' * 62}.cpp.gz"):
             try:
                 st = blob.stat()
             except OSError:
