@@ -22,7 +22,7 @@ def build(session: Session, plan: Plan) -> bool:
         shutil.rmtree(path, ignore_errors=True)
     if not session.pip_target(target.site, plan.wheels):
         raise Fatal(f"cannot install {', '.join(wheel.name for wheel in plan.wheels)} into {target.site}")
-    say(f"== CUDA {target.minor}: build the wheel (CUDA_PATH={plan.cuda_path})")
+    say(f"== CUDA {target.minor}: build the wheel (CUDA_PATH={plan.cuda_path}; at {session.elapsed()})")
     start = time.monotonic_ns()
     env = environment(pythonpath=(target.site, TOOLS_SITE), CUDA_PATH=plan.cuda_path)
     pip_options = ["--no-build-isolation", "--no-deps", "--no-index", f"-Cbuild-dir={target.build_dir}"]

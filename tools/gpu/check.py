@@ -26,7 +26,7 @@ def check_minor(session: Session, plan: Plan) -> bool:
         return False
     paths = sides(session, target)
     for step in session.args.steps:
-        say(f"== CUDA {target.minor}: {step}")
+        say(f"== CUDA {target.minor}: {step} (at {session.elapsed()})")
         STEP_RUNS[step](session, target, paths)
     return True
 
@@ -44,4 +44,5 @@ def check(args: argparse.Namespace) -> bool:
     built = [plan.target for plan in plans if check_minor(session, plan)]
     if args.dual:
         dual_wheel(session, targets if args.dual_only else built)
+    say(f"== {'failed' if session.failed else 'passed'} in {session.elapsed()}")
     return not session.failed

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from gpu.plan import REPO_ROOT
@@ -24,6 +25,11 @@ class Session:
     wheels: Path
     out: Path
     failed: bool = False
+    started: float = field(default_factory=time.monotonic)
+
+    def elapsed(self) -> str:
+        """Seconds since the run began, for progress lines: a call has a fixed time, and its log shows where it went."""
+        return f"{time.monotonic() - self.started:.0f} s"
 
     @property
     def python(self) -> str:
