@@ -1,16 +1,18 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
 """Paths and names the build keeps (issue 41): a toolkit given through a link that is later removed
-(TL), a build directory whose name only looks like a major's (cu1)."""
+(TL), a venv reached through one (E24), a build directory whose name only looks like a major's (cu1),
+and one whose sources moved."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sysconfig
 from pathlib import Path
 
 import pytest
-from builds import SessionBuilds, Venv, meson_setup, ninja, touched
+from builds import SessionBuilds, Venv, meson_setup, ninja, run, touched
 from cuda_core_build import probe, steps
 from cuda_core_build.request import ProbeError, Request
 
@@ -107,6 +109,54 @@ def test_a_compiler_reached_through_a_venv_link_is_said_at_setup(builds: Session
         f"compile command: the build stops if the link goes; to build without it, set up with the real path first "
         f"on PATH: PATH={venv.bin}:$PATH meson setup --wipe {build_dir}"
     ) in output
+
+
+def pip_wheel(python: Path, venv: Venv, checkout: Path, build_dir: Path, check: bool = True):
+    """pip's build of a wheel of ``checkout`` in ``build_dir``, without isolation, from ``venv``."""
+    options = ["-q", "--no-build-isolation", "--no-deps", f"-Cbuild-dir={build_dir}", "-w", build_dir.parent / "wheel"]
+    return run([python, "-m", "pip", "wheel", *options, checkout], venv.env(), checkout, check=check)
+
+
+def test_a_pip_build_from_a_venv_link_outlives_the_link(builds: SessionBuilds, tmp_path: Path) -> None:
+    """pip's build from a venv reached through a link, its bin/ first on PATH (issue 41, E24): the backend
+    hands Meson a PATH and a Python through no link, so nothing in the build directory names the link,
+    and once it is removed the next build still works."""
+    venv = builds.venvs[13]
+    link = tmp_path / "venv-link"
+    link.symlink_to(venv.root)
+    build_dir = tmp_path / "build"
+    pip_wheel(link / "bin" / "python", Venv(13, link), builds.checkout, build_dir)
+    naming = [p for p in build_dir.rglob("*") if p.is_file() and str(link).encode() in p.read_bytes()]
+    assert not naming, f"these name the link: {naming}"
+    link.unlink()
+    with touched(builds.checkout / f"{CORE}/_context.pyx"):
+        output = ninja(venv, build_dir, *TARGETS, check=False)
+    assert output.returncode == 0 and "_context.pyx" in output.stdout, output.stdout + output.stderr
+
+
+def test_a_build_dir_whose_sources_moved_is_refused_in_one_line(
+    make_checkout, venvs: dict[int, Venv], tmp_path: Path
+) -> None:
+    """A checkout moved with its build directory inside: Meson cannot follow (its reconfigure dies in a
+    traceback; its regeneration makes an empty directory where the sources were). pip's build says so
+    in one line naming the command that sets it up again, creates nothing at the old place, and that
+    command works."""
+    venv, old = venvs[13], make_checkout("moved")
+    meson_setup(venv, old, old / "build")
+    new = tmp_path / "moved-here"
+    shutil.move(old, new)
+    result = pip_wheel(venv.python, venv, new, new / "build", check=False)
+    errors = [line for line in (result.stdout + result.stderr).splitlines() if "cuda-core:" in line]
+    assert result.returncode != 0 and len(errors) == 1, result.stdout + result.stderr
+    assert errors[0].endswith(
+        f"the build directory {new / 'build'} was set up as {old / 'build'} for the sources at {old}, and Meson "
+        f"cannot follow a move: set it up again for these sources (meson setup --wipe {new / 'build'} {new}), "
+        "or give another build-dir"
+    )
+    assert not old.exists()
+    meson_setup(venv, new, new / "build", "--wipe", cwd=new)
+    info = json.loads((new / "build" / "meson-info" / "meson-info.json").read_text())
+    assert info["directories"]["source"] == str(new)
 
 
 def test_a_compiler_that_is_a_directory_is_named_as_one(venvs: dict[int, Venv], tmp_path: Path) -> None:

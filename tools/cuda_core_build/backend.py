@@ -8,6 +8,7 @@ import contextlib
 import functools
 import hashlib
 import importlib.metadata
+import json
 import os
 import shutil
 import site
@@ -179,21 +180,55 @@ def tool_path(module: str, script: str) -> str | None:
     return os.path.realpath(found) if found else None
 
 
+def real_path_entries(path: str) -> str:
+    """PATH with each directory reached through a link named by its real path, in its place: Meson keeps
+    the path by which it found ccache in every compile command, and a build would stop once a link on
+    that path (to a venv, say) is removed (issue 41, E24). The same tools, in the same order."""
+    entries = path.split(os.pathsep)
+    return os.pathsep.join(os.path.realpath(e) if os.path.isabs(e) and os.path.isdir(e) else e for e in entries)
+
+
+def refuse_a_moved_build_dir(build_dir: Path) -> None:
+    """One line for a build directory that Meson set up elsewhere, or for other sources: Meson cannot
+    follow a move (its reconfigure fails with a traceback, its regeneration makes an empty directory
+    where the sources were), so it must be set up again where it is."""
+    try:
+        directories = json.loads((build_dir / "meson-info" / "meson-info.json").read_text())["directories"]
+        source, build = Path(directories["source"]), Path(directories["build"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return  # not set up yet (or not by Meson): meson-python sets it up
+    if source.resolve() == facts.REPO_ROOT.resolve() and build.resolve() == build_dir.resolve():
+        return
+    raise SystemExit(
+        f"cuda-core: the build directory {build_dir} was set up as {build} for the sources at {source}, and Meson "
+        f"cannot follow a move: set it up again for these sources (meson setup --wipe {build_dir} {facts.REPO_ROOT}), "
+        f"or give another build-dir"
+    )
+
+
 @contextlib.contextmanager
 def building(settings: dict[str, Any]) -> Iterator[Path]:
-    """The build directory (chosen here, so its record can be read after), locked, meson and ninja by real path."""
-    saved = {name: os.environ.get(name) for name in ("MESON", "NINJA")}
+    """The build directory (chosen here, so its record can be read after), locked, meson and ninja by real
+    path, and PATH through no link."""
+    saved = {name: os.environ.get(name) for name in ("MESON", "NINJA", "PATH")}
+    executable = sys.executable
     with contextlib.ExitStack() as stack:
         if "build-dir" not in settings and "builddir" not in settings:
             settings["build-dir"] = stack.enter_context(tempfile.TemporaryDirectory(prefix=".mesonpy-", dir=Path.cwd()))
         build_dir = Path(settings.get("build-dir", settings.get("builddir", ""))).absolute()
         build_dir.mkdir(parents=True, exist_ok=True)
+        refuse_a_moved_build_dir(build_dir)
         stack.enter_context(editable.locked(build_dir, sys.stderr))
         try:
             for name, module in (("MESON", "mesonbuild"), ("NINJA", "ninja")):
                 os.environ[name] = saved[name] or tool_path(module, name.lower()) or name.lower()
+            os.environ["PATH"] = real_path_entries(saved["PATH"] or os.defpath)
+            # mesonpy names sys.executable in its native file, which Meson keeps in every custom command:
+            # the venv's Python by its real folder (its own link to the base Python is the venv's)
+            sys.executable = os.path.join(os.path.realpath(os.path.dirname(executable)), os.path.basename(executable))
             yield build_dir
         finally:
+            sys.executable = executable
             for name, value in saved.items():
                 os.environ.pop(name, None) if value is None else os.environ.__setitem__(name, value)
 
