@@ -337,7 +337,9 @@ def test_a_build_set_up_with_ccache_says_so_when_ccache_leaves_path(
         assert (
             f"{launchers / 'ccache'} c++' could not be run" in errors[0] or "'ccache c++' could not be run" in errors[0]
         )
-        assert "ccache from setup is gone: restore it or delete the build dir" in errors[0], errors
+        assert (
+            "ccache from setup is gone: restore it, or set the build dir up again (meson setup --wipe)" in errors[0]
+        ), errors
         assert "install g++" not in errors[0], errors
     finally:
         shutil.rmtree(build_dir, ignore_errors=True)

@@ -59,7 +59,11 @@ def header_closure(compiler: list[str], toolkit: probe.Toolkit) -> dict[str, str
     except (OSError, subprocess.TimeoutExpired) as err:  # Meson keeps the launcher it found on PATH at setup
         gone = next((part for part in compiler[:1] if Path(part).name in LAUNCHERS and not shutil.which(part)), "")
         folder = next((part for part in compiler if Path(part).is_dir()), "")
-        fix = f"{gone} from setup is gone: restore it or delete the build dir" if gone else "install g++, or set CXX"
+        fix = (
+            f"{gone} from setup is gone: restore it, or set the build dir up again (meson setup --wipe)"
+            if gone
+            else "install g++, or set CXX"
+        )
         if folder:  # "set CXX" would not help: it is set, to a directory
             fix = f"{folder} is a directory, not a compiler: set CXX to the compiler itself, and set the build up again"
         raise ProbeError(f"the C++ compiler {' '.join(compiler)!r} could not be run ({err}): {fix}")
