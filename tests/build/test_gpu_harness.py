@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import os
 import pkgutil
 import re
 import shlex
@@ -294,3 +295,29 @@ def test_the_harness_map_names_every_room() -> None:
     for name in rooms():
         room = name.removeprefix("gpu.")
         assert re.search(rf"^\s*{re.escape(room.split('.')[0])}/?\s", doc, re.MULTILINE) or room in doc, room
+
+
+@pytest.mark.parametrize(
+    ("top", "outcome", "status"),
+    [
+        ("import pytest\npytest.importorskip('no_module_of_this_name')\n", "skipped", 0),
+        ("raise SystemExit(3)\n", "errors", 1),
+    ],
+)
+def test_the_numba_runner_reports_a_module_that_skips_or_exits_as_it_imports(
+    tmp_path: Path, top: str, outcome: str, status: int
+) -> None:
+    """numba-cuda's modules run one per process through numba_plugins/numba_module_runner.py. A module
+    that skips itself with pytest.importorskip raises pytest's skip, a BaseException, and one may
+    exit as it imports: each is one record (a skip, a load error), never a process that ends with no
+    record at all, which the table showed as "ok"."""
+    (tmp_path / "module_under_test.py").write_text(top)
+    records = tmp_path / "records.jsonl"
+    runner = HARNESS / "numba_plugins" / "numba_module_runner.py"
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, runner, "module_under_test", records], env=env, capture_output=True, text=True
+    )
+    lines = [line for line in records.read_text().splitlines() if '"outcome"' in line]
+    assert done.returncode == status and len(lines) == 1, done.stderr
+    assert f'"outcome": "{outcome}"' in lines[0]

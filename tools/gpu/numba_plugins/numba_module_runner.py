@@ -9,8 +9,8 @@ or by unittest's loader where numba's test machinery is not importable. Each tes
 ``started`` line before it runs (after a crash the last one names the test that crashed) and
 an outcome line after: passed, failed, errors, skipped, xfailed, or xpassed (an unexpected
 success, which unittest counts as not successful). A module that does not import is one
-``errors`` line for the loader's placeholder test; one that raises unittest.SkipTest as it
-imports (as some do in the simulator) one ``skipped`` line. Standard library only, besides numba.
+``errors`` line for the loader's placeholder test; one that skips itself as it imports
+(unittest.SkipTest, as some do in the simulator, or pytest.importorskip) one ``skipped`` line. Standard library only, besides numba.
 """
 
 from __future__ import annotations
@@ -92,14 +92,21 @@ def load(module: str) -> unittest.TestSuite:
     return TestLoader().loadTestsFromName(module)
 
 
+def module_skips() -> tuple[type[BaseException], ...]:
+    """What a module raises as it imports to skip itself: unittest's SkipTest, and pytest's skip
+    (``pytest.importorskip``), a BaseException, where the module imported pytest to raise it."""
+    pytest = sys.modules.get("pytest")
+    return (unittest.SkipTest,) if pytest is None else (unittest.SkipTest, pytest.skip.Exception)
+
+
 def main() -> int:
     write({"module": MODULE, "python": sys.version.split()[0]})
     try:
         suite = load(MODULE)
-    except unittest.SkipTest as skip:  # raised at import: the whole module is skipped
+    except module_skips() as skip:  # raised at import: the whole module is skipped
         write({"test": f"{MODULE}::<module>", "outcome": "skipped", "why": last_line(str(skip))})
         return 0
-    except Exception:  # noqa: BLE001 - a module that cannot load is reported, not raised
+    except BaseException:  # noqa: BLE001 - a module that cannot load (SystemExit too) is reported, not raised
         write({"test": f"{MODULE}::<load>", "outcome": "errors", "why": last_line(traceback.format_exc())})
         traceback.print_exc()
         return 1
