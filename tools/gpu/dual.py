@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from cuda_core_build import facts
 
+from gpu.machine import install_path
 from gpu.plan import DUAL_INSTALL, DUAL_WHEEL_DIR, REPO_ROOT, Target
 from gpu.process import Fatal, say
 from gpu.session import Session
@@ -47,4 +48,6 @@ def dual_wheel(session: Session, candidates: Sequence[Target]) -> None:
         raise Fatal(f"cannot install the dual wheel of {DUAL_WHEEL_DIR} into {DUAL_INSTALL}")
     for target in reversed(pair):
         say(f"== dual wheel with cuda-bindings {target.bindings} (CUDA {target.minor})")
-        package_tests(session, f"dual-{target.label}", (DUAL_INSTALL, target.site), target.ld_paths)
+        package_tests(
+            session, f"dual-{target.label}", install_path(session, target, DUAL_INSTALL, "dual"), target.ld_paths
+        )

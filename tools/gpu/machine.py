@@ -107,9 +107,27 @@ def sides(session: Session, target: Target) -> dict[str, tuple[Path, ...]]:
     cuda.core anywhere but inside it is not found, nor the machine's cuda.pathfinder. There each
     side gets a copy of the site dir with its cuda.core (ours, and the NVIDIA cuda.core installed
     on the machine) and the machine's cuda.pathfinder inside."""
-    if not (target.site / "cuda" / "__init__.py").is_file():
+    if not regular_cuda(target):
         return {"ours": (target.install, target.site), "nvidia": (target.site,)}
+    nvidia = with_core(
+        target.site,
+        nvidia_core_dir(session),
+        machine_package_dir(session, "cuda.pathfinder"),
+        SCRATCH / f"gpu-nvidia{target.minor}",
+    )
+    return {"ours": install_path(session, target, target.install, "ours"), "nvidia": (nvidia,)}
+
+
+def regular_cuda(target: Target) -> bool:
+    """Whether the minor's cuda-bindings makes ``cuda`` a regular package (12.8: cuda/__init__.py)."""
+    return (target.site / "cuda" / "__init__.py").is_file()
+
+
+def install_path(session: Session, target: Target, install: Path, name: str) -> tuple[Path, ...]:
+    """The PYTHONPATH of our ``install`` (a minor's wheel, or the dual wheel) with this minor's
+    cuda-bindings: the two, or where ``cuda`` is a regular package, a copy of the site dir with the
+    install's cuda.core and the machine's cuda.pathfinder inside (sides())."""
+    if not regular_cuda(target):
+        return (install, target.site)
     pathfinder = machine_package_dir(session, "cuda.pathfinder")
-    ours = with_core(target.site, target.install / "cuda" / "core", pathfinder, SCRATCH / f"gpu-ours{target.minor}")
-    nvidia = with_core(target.site, nvidia_core_dir(session), pathfinder, SCRATCH / f"gpu-nvidia{target.minor}")
-    return {"ours": (ours,), "nvidia": (nvidia,)}
+    return (with_core(target.site, install / "cuda" / "core", pathfinder, SCRATCH / f"gpu-{name}{target.minor}"),)
