@@ -132,6 +132,15 @@ def copy_checkout(target: Path) -> Path:
     return target
 
 
+def pip_wheel(
+    venv: Venv, checkout: Path, build_dir: Path, out: Path, *options: str, check: bool = True, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """pip's wheel of ``checkout`` into ``out``, built in ``build_dir`` with ``venv``'s tools, without
+    isolation or dependencies; ``options``: more of pip's (``--no-index``)."""
+    flags = ["-q", "--no-build-isolation", "--no-deps", *options, f"-Cbuild-dir={build_dir}", "-w", out]
+    return run([venv.python, "-m", "pip", "wheel", *flags, checkout], venv.env(**env), checkout, check=check)
+
+
 def meson_setup(
     venv: Venv, source: Path, build_dir: Path, *options: str, cwd: Path | None = None, check: bool = True, **env: str
 ) -> subprocess.CompletedProcess[str]:
@@ -409,23 +418,8 @@ class SessionBuilds:
         """The wheel of ``major``, packed by meson-python from the session's build dir (no compiling)."""
         if major not in self._wheels:
             venv, out = self.venvs[major], self.factory.mktemp(f"wheel-cu{major}")
-            run(
-                [
-                    venv.python,
-                    "-m",
-                    "pip",
-                    "wheel",
-                    "-q",
-                    "--no-build-isolation",
-                    "--no-deps",
-                    "--no-index",
-                    f"-Cbuild-dir={self.build_dir(major)}",
-                    "-w",
-                    out,
-                    self.checkout,
-                ],
-                venv.env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH),
-                self.checkout,
+            pip_wheel(
+                venv, self.checkout, self.build_dir(major), out, "--no-index", SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH
             )
             self._wheels[major] = next(out.glob("cuda_core-*.whl"))
             if self.wheelhouse is not None:

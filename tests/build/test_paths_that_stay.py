@@ -12,7 +12,7 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-from builds import SessionBuilds, Venv, meson_setup, ninja, run, touched
+from builds import SessionBuilds, Venv, meson_setup, ninja, pip_wheel, touched
 from cuda_core_build import probe, steps
 from cuda_core_build.request import ProbeError, Request
 
@@ -111,12 +111,6 @@ def test_a_compiler_reached_through_a_venv_link_is_said_at_setup(builds: Session
     ) in output
 
 
-def pip_wheel(python: Path, venv: Venv, checkout: Path, build_dir: Path, check: bool = True):
-    """pip's build of a wheel of ``checkout`` in ``build_dir``, without isolation, from ``venv``."""
-    options = ["-q", "--no-build-isolation", "--no-deps", f"-Cbuild-dir={build_dir}", "-w", build_dir.parent / "wheel"]
-    return run([python, "-m", "pip", "wheel", *options, checkout], venv.env(), checkout, check=check)
-
-
 def test_a_pip_build_from_a_venv_link_outlives_the_link(builds: SessionBuilds, tmp_path: Path) -> None:
     """pip's build from a venv reached through a link, its bin/ first on PATH (issue 41, E24): the backend
     hands Meson a PATH and a Python through no link, so nothing in the build directory names the link,
@@ -125,7 +119,7 @@ def test_a_pip_build_from_a_venv_link_outlives_the_link(builds: SessionBuilds, t
     link = tmp_path / "venv-link"
     link.symlink_to(venv.root)
     build_dir = tmp_path / "build"
-    pip_wheel(link / "bin" / "python", Venv(13, link), builds.checkout, build_dir)
+    pip_wheel(Venv(13, link), builds.checkout, build_dir, tmp_path / "wheel")
     naming = [p for p in build_dir.rglob("*") if p.is_file() and str(link).encode() in p.read_bytes()]
     assert not naming, f"these name the link: {naming}"
     link.unlink()
@@ -145,7 +139,7 @@ def test_a_build_dir_whose_sources_moved_is_refused_in_one_line(
     meson_setup(venv, old, old / "build")
     new = tmp_path / "moved-here"
     shutil.move(old, new)
-    result = pip_wheel(venv.python, venv, new, new / "build", check=False)
+    result = pip_wheel(venv, new, new / "build", tmp_path / "wheel", check=False)
     errors = [line for line in (result.stdout + result.stderr).splitlines() if "cuda-core:" in line]
     assert result.returncode != 0 and len(errors) == 1, result.stdout + result.stderr
     assert errors[0].endswith(

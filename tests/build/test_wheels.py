@@ -33,6 +33,7 @@ from builds import (
     bindings_pin,
     meson_setup,
     ninja,
+    pip_wheel,
     run,
 )
 from cuda_core_build import facts, version
@@ -76,24 +77,7 @@ def test_per_major_wheel(builds: SessionBuilds, major: int) -> None:
 def test_packing_is_reproducible(builds: SessionBuilds, tmp_path: Path) -> None:
     """The same build packed twice: byte-identical wheel files, every entry stamped SOURCE_DATE_EPOCH."""
     venv = builds.venvs[13]
-    run(
-        [
-            venv.python,
-            "-m",
-            "pip",
-            "wheel",
-            "-q",
-            "--no-build-isolation",
-            "--no-deps",
-            "--no-index",
-            f"-Cbuild-dir={builds.build_dir(13)}",
-            "-w",
-            tmp_path,
-            builds.checkout,
-        ],
-        venv.env(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH),
-        builds.checkout,
-    )
+    pip_wheel(venv, builds.checkout, builds.build_dir(13), tmp_path, "--no-index", SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH)
     again = next(tmp_path.glob("cuda_core-*.whl"))
     assert again.read_bytes() == builds.wheel(13).read_bytes()
     stamp = datetime.fromtimestamp(int(SOURCE_DATE_EPOCH), tz=timezone.utc).timetuple()[:6]
