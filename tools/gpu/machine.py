@@ -9,6 +9,7 @@ headers). Per minor: the PYTHONPATH of ours and of NVIDIA's cuda.core installed 
 
 from __future__ import annotations
 
+import functools
 import shutil
 import tarfile
 from pathlib import Path
@@ -74,9 +75,16 @@ def nvidia_core_dir(session: Session) -> Path:
 
 def machine_package_dir(session: Session, package: str) -> Path:
     """The directory of ``package`` (cuda.core: NVIDIA's) installed for the session's Python."""
+    return installed_package_dir(session.python, package)
+
+
+@functools.cache
+def installed_package_dir(python: str, package: str) -> Path:
+    """The directory of ``package`` installed for ``python``, asked once: each side's and the dual
+    wheel's copy of a site dir need the same cuda.pathfinder."""
     found = run(
         [
-            session.python,
+            python,
             "-c",
             f"import importlib.util, os; print(os.path.dirname(importlib.util.find_spec({package!r}).origin))",
         ],
@@ -85,7 +93,7 @@ def machine_package_dir(session: Session, package: str) -> Path:
         cwd=SCRATCH,
     )
     if found.returncode != 0:
-        raise Fatal(f"{package} is not importable by {session.python}: {found.stderr.strip()[-300:]}")
+        raise Fatal(f"{package} is not importable by {python}: {found.stderr.strip()[-300:]}")
     return Path(found.stdout.strip())
 
 

@@ -10,7 +10,8 @@ or by unittest's loader where numba's test machinery is not importable. Each tes
 an outcome line after: passed, failed, errors, skipped, xfailed, or xpassed (an unexpected
 success, which unittest counts as not successful). A module that does not import is one
 ``errors`` line for the loader's placeholder test; one that skips itself as it imports
-(unittest.SkipTest, as some do in the simulator, or pytest.importorskip) one ``skipped`` line. Standard library only, besides numba.
+(unittest.SkipTest, as some do in the simulator, or pytest.importorskip) one ``skipped``
+line. Standard library only, besides numba.
 """
 
 from __future__ import annotations
