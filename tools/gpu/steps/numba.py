@@ -15,7 +15,7 @@ from gpu.process import environment, run, say
 from gpu.session import Session
 
 NUMBA_SUITE = Path(__file__).resolve().parents[1] / "numba_suite.py"
-NUMBA_DEPS = Path("/tmp/gpu-numba-deps")  # cffi, pycparser, filecheck from WHEELS/numba
+NUMBA_DEPS = Path("/tmp/gpu-numba-deps")  # cffi, pycparser, filecheck, numpy < 2.4 from WHEELS/numba
 
 # Run by the session's Python, where numba-cuda is installed: why numba-cuda does not support a
 # cuda-bindings version (its Requires-Dist on cuda-bindings, for no extra and for cuMAJOR), or nothing.
@@ -56,7 +56,7 @@ def numba_unsupported(session: Session, target: Target) -> str:
 
 def numba(session: Session, target: Target, paths: dict[str, tuple[Path, ...]]) -> None:
     """numba-cuda's tests on both sides (tools/gpu/numba_suite.py), with WHEELS/numba (cffi,
-    pycparser, filecheck) installed once into a site dir both sides get. Its verdict counts: a
+    pycparser, filecheck, a numpy older than 2.4) installed once into a site dir both sides get. Its verdict counts: a
     module whose process ends otherwise than NVIDIA's, or a test that passes on NVIDIA's only,
     fails the run. A minor whose cuda-bindings the installed numba-cuda does not support is
     skipped, saying so."""
@@ -68,7 +68,8 @@ def numba(session: Session, target: Target, paths: dict[str, tuple[Path, ...]]) 
     if not (NUMBA_DEPS / ".installed").exists():
         if not deps or not session.pip_target(NUMBA_DEPS, deps):
             say(
-                f"(no {session.wheels / 'numba'} wheels installed: numba-cuda's tests that need cffi or filecheck fail)"
+                f"(no {session.wheels / 'numba'} wheels installed: numba-cuda's tests that need cffi, filecheck"
+                " or numpy < 2.4 fail)"
             )
         else:
             (NUMBA_DEPS / ".installed").touch()
