@@ -115,15 +115,16 @@ def sides(session: Session, target: Target) -> dict[str, tuple[Path, ...]]:
     cuda.core anywhere but inside it is not found, nor the machine's cuda.pathfinder. There each
     side gets a copy of the site dir with its cuda.core (ours, and the NVIDIA cuda.core installed
     on the machine) and the machine's cuda.pathfinder inside."""
+    ours = install_path(session, target, target.install, "ours")
     if not regular_cuda(target):
-        return {"ours": (target.install, target.site), "nvidia": (target.site,)}
+        return {"ours": ours, "nvidia": (target.site,)}
     nvidia = with_core(
         target.site,
         nvidia_core_dir(session),
         machine_package_dir(session, "cuda.pathfinder"),
         SCRATCH / f"gpu-nvidia{target.minor}",
     )
-    return {"ours": install_path(session, target, target.install, "ours"), "nvidia": (nvidia,)}
+    return {"ours": ours, "nvidia": (nvidia,)}
 
 
 def regular_cuda(target: Target) -> bool:

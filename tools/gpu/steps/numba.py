@@ -56,9 +56,9 @@ def numba_unsupported(session: Session, target: Target) -> str:
 
 def numba(session: Session, target: Target, paths: dict[str, tuple[Path, ...]]) -> None:
     """numba-cuda's tests on both sides (tools/gpu/numba_suite.py), with WHEELS/numba (cffi,
-    pycparser, filecheck, a numpy older than 2.4) installed once into a site dir both sides get. Its verdict counts: a
-    module whose process ends otherwise than NVIDIA's, or a test that passes on NVIDIA's only,
-    fails the run. A minor whose cuda-bindings the installed numba-cuda does not support is
+    pycparser, filecheck, a numpy older than 2.4) installed once into a site dir both sides get.
+    Its verdict counts: a module whose process ends otherwise than NVIDIA's, or a test that passes
+    on NVIDIA's only, fails the run. A minor whose cuda-bindings the installed numba-cuda does not support is
     skipped, saying so."""
     unsupported = numba_unsupported(session, target)
     if unsupported:
