@@ -13,6 +13,7 @@ import sys
 import warnings
 
 import pytest
+from nvidia_names import TYPING_NAMES
 
 
 @pytest.fixture(scope="module")
@@ -340,30 +341,6 @@ def test_versions(cuda_core) -> None:
 # ----------------------------------------------------------------------------------------
 # cuda.core.typing
 
-TYPING_NAMES = [
-    "AddressModeType",
-    "ArrayFormatType",
-    "CompilerBackendType",
-    "DevicePointerType",
-    "DeviceResourcesType",
-    "FilterModeType",
-    "GraphConditionalType",
-    "GraphMemoryType",
-    "IsStreamType",
-    "ManagedMemoryLocationType",
-    "ObjectCodeFormatType",
-    "PCHStatusType",
-    "ProcessStateType",
-    "ReadModeType",
-    "SourceCodeType",
-    "VirtualMemoryAccessType",
-    "VirtualMemoryAllocationType",
-    "VirtualMemoryGranularityType",
-    "VirtualMemoryHandleType",
-    "VirtualMemoryLocationType",
-    "WorkqueueSharingScopeType",
-]
-
 ENUM_VALUES = {
     "SourceCodeType": {"CXX": "c++", "PTX": "ptx", "NVVM": "nvvm"},
     "ObjectCodeFormatType": {
@@ -409,7 +386,7 @@ ENUM_VALUES = {
 def test_typing_names(cuda_core) -> None:
     import cuda.core.typing as typing_module
 
-    assert typing_module.__all__ == TYPING_NAMES
+    assert typing_module.__all__ == list(TYPING_NAMES)
     for name in TYPING_NAMES:
         assert getattr(typing_module, name) is not None, name
     assert set(typing_module.ProcessStateType.__args__) == {"running", "locked", "checkpointed", "failed"}

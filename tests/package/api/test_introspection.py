@@ -8,8 +8,8 @@ NVIDIA's cuda.core defines its NVML names (cuda.core.system.Device, the NVML exc
 only where the installed cuda-bindings has NVML bindings it can use; elsewhere they are not
 attributes at all, so ``hasattr`` is False and pydoc renders the module. Which cuda-bindings
 those are is NVIDIA's rule, written apart from the package (nvml_rule.py), and which names each
-module has is written here as data, read off NVIDIA's 1.2.2 wheel: a name in the wrong place
-fails a test, whichever way it moved.
+module has is written here as data (the lists other tests check too in nvidia_names.py), read
+off NVIDIA's 1.2.2 wheel: a name in the wrong place fails a test, whichever way it moved.
 
 Each module is probed in a fresh interpreter (introspection_probe.py), as a user meets it.
 """
@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from nvidia_names import NVML_EXCEPTIONS, SYSTEM_TYPING_NAMES, TYPING_NAMES
 from nvml_rule import (
     MATRIX_BINDINGS_NVML,
     installed_bindings_version,
@@ -57,41 +58,6 @@ class NvidiaNames:
     def all_names(self, nvml: bool) -> set[str]:
         return {*self.exported, *self.exported_with_nvml} if nvml else set(self.exported)
 
-
-NVML_EXCEPTIONS = (
-    "AlreadyInitializedError",
-    "ArgumentVersionMismatchError",
-    "CorruptedInforomError",
-    "DeprecatedError",
-    "DriverNotLoadedError",
-    "FreqNotSupportedError",
-    "FunctionNotFoundError",
-    "GpuIsLostError",
-    "GpuNotFoundError",
-    "InUseError",
-    "InsufficientPowerError",
-    "InsufficientResourcesError",
-    "InsufficientSizeError",
-    "InvalidArgumentError",
-    "InvalidStateError",
-    "IrqIssueError",
-    "LibRmVersionMismatchError",
-    "LibraryNotFoundError",
-    "MemoryError",
-    "NoDataError",
-    "NoPermissionError",
-    "NotFoundError",
-    "NotReadyError",
-    "NotSupportedError",
-    "NvmlError",
-    "OperatingSystemError",
-    "ResetRequiredError",
-    "ResetTypeNotSupportedError",
-    "TimeoutError",
-    "UninitializedError",
-    "UnknownError",
-    "VgpuEccNotSupportedError",
-)
 
 # Read off NVIDIA's cuda.core 1.2.2 wheel (its __all__ and its public attributes) with
 # cuda-bindings 12.9.10 and 13.2.0 (NVML-compatible) and 13.0.3 and 13.1.1 (not).
@@ -157,31 +123,7 @@ NVIDIA_MODULES = {
             "prefetch_batch",
         )
     ),
-    "cuda.core.typing": NvidiaNames(
-        exported=(
-            "AddressModeType",
-            "ArrayFormatType",
-            "CompilerBackendType",
-            "DevicePointerType",
-            "DeviceResourcesType",
-            "FilterModeType",
-            "GraphConditionalType",
-            "GraphMemoryType",
-            "IsStreamType",
-            "ManagedMemoryLocationType",
-            "ObjectCodeFormatType",
-            "PCHStatusType",
-            "ProcessStateType",
-            "ReadModeType",
-            "SourceCodeType",
-            "VirtualMemoryAccessType",
-            "VirtualMemoryAllocationType",
-            "VirtualMemoryGranularityType",
-            "VirtualMemoryHandleType",
-            "VirtualMemoryLocationType",
-            "WorkqueueSharingScopeType",
-        )
-    ),
+    "cuda.core.typing": NvidiaNames(exported=TYPING_NAMES),
     "cuda.core.graph": NvidiaNames(
         exported=(
             "AllocNode",
@@ -250,25 +192,7 @@ NVIDIA_MODULES = {
         attributes_with_nvml=("exceptions",),
     ),
     "cuda.core.system.typing": NvidiaNames(
-        exported=(
-            "AddressingMode",
-            "AffinityScope",
-            "ClockId",
-            "ClockType",
-            "ClocksEventReasons",
-            "CoolerControl",
-            "CoolerTarget",
-            "EventType",
-            "FanControlPolicy",
-            "GpuP2PCapsIndex",
-            "GpuP2PStatus",
-            "GpuTopologyLevel",
-            "InforomObject",
-            "SystemEventType",
-            "TemperatureThresholds",
-            "ThermalController",
-            "ThermalTarget",
-        ),
+        exported=SYSTEM_TYPING_NAMES,
         exported_with_nvml=("DeviceArch", "FieldId"),
     ),
     "cuda.core.system.exceptions": NvidiaNames(exported_with_nvml=NVML_EXCEPTIONS, needs_nvml=True),

@@ -18,6 +18,7 @@ import sys
 import warnings
 
 import pytest
+from nvidia_names import NVML_EXCEPTIONS, SYSTEM_TYPING_NAMES
 
 EMPTY = inspect.Parameter.empty
 
@@ -31,60 +32,7 @@ SYSTEM_DRIVER_NAMES = [
     "CUDA_BINDINGS_NVML_IS_COMPATIBLE",
 ]
 DEVICE_NAMES = ["Device", "get_p2p_status", "get_topology_common_ancestor", "NvlinkInfo"]
-EXCEPTION_NAMES = [
-    "AlreadyInitializedError",
-    "ArgumentVersionMismatchError",
-    "CorruptedInforomError",
-    "DeprecatedError",
-    "DriverNotLoadedError",
-    "FreqNotSupportedError",
-    "FunctionNotFoundError",
-    "GpuIsLostError",
-    "GpuNotFoundError",
-    "InUseError",
-    "InsufficientPowerError",
-    "InsufficientResourcesError",
-    "InsufficientSizeError",
-    "InvalidArgumentError",
-    "InvalidStateError",
-    "IrqIssueError",
-    "LibRmVersionMismatchError",
-    "LibraryNotFoundError",
-    "MemoryError",
-    "NoDataError",
-    "NoPermissionError",
-    "NotFoundError",
-    "NotReadyError",
-    "NotSupportedError",
-    "NvmlError",
-    "OperatingSystemError",
-    "ResetRequiredError",
-    "ResetTypeNotSupportedError",
-    "TimeoutError",
-    "UninitializedError",
-    "UnknownError",
-    "VgpuEccNotSupportedError",
-]
-NVML_NAMES = DEVICE_NAMES + ["register_events"] + EXCEPTION_NAMES
-TYPING_NAMES = [
-    "AddressingMode",
-    "AffinityScope",
-    "ClockId",
-    "ClockType",
-    "ClocksEventReasons",
-    "CoolerControl",
-    "CoolerTarget",
-    "EventType",
-    "FanControlPolicy",
-    "GpuP2PCapsIndex",
-    "GpuP2PStatus",
-    "GpuTopologyLevel",
-    "InforomObject",
-    "SystemEventType",
-    "TemperatureThresholds",
-    "ThermalController",
-    "ThermalTarget",
-]
+NVML_NAMES = DEVICE_NAMES + ["register_events"] + list(NVML_EXCEPTIONS)
 
 # The public members of each class of NVIDIA's system/_device.pyi and _system_events.pyi.
 DEVICE_MODULE_MEMBERS = {
@@ -255,7 +203,7 @@ def test_all_is_nvidias(system) -> None:
     expected = SYSTEM_DRIVER_NAMES + (NVML_NAMES if system.CUDA_BINDINGS_NVML_IS_COMPATIBLE else [])
     assert sorted(system.__all__) == sorted(expected)
     assert len(system.__all__) == (44 if system.CUDA_BINDINGS_NVML_IS_COMPATIBLE else 7)
-    assert set(TYPING_NAMES) <= set(system.typing.__all__)
+    assert set(SYSTEM_TYPING_NAMES) <= set(system.typing.__all__)
 
 
 def test_import_cuda_core_leaves_nvml_unloaded(cuda_core) -> None:
@@ -274,7 +222,7 @@ def test_typing_values(system) -> None:
     assert typing.FanControlPolicy.TEMPERATURE_CONTROLLED == "temperature_controlled"
     assert [m.value for m in typing.SystemEventType] == ["unbind", "bind"]
     assert len(typing.EventType) == 15 and len(typing.ThermalController) == 18 and len(typing.ThermalTarget) == 9
-    assert all(isinstance(member, str) for name in TYPING_NAMES for member in getattr(typing, name))
+    assert all(isinstance(member, str) for name in SYSTEM_TYPING_NAMES for member in getattr(typing, name))
 
 
 # --- Without NVML bindings: one ImportError, the driver side unharmed -------------------------------------
@@ -367,8 +315,8 @@ def test_exceptions_are_nvmls_own(system, nvml) -> None:
     from cuda.core.system import exceptions
 
     assert system.exceptions is exceptions and "exceptions" in dir(system)  # an attribute, as in NVIDIA's
-    assert sorted(exceptions.__all__) == sorted(EXCEPTION_NAMES)
-    for name in EXCEPTION_NAMES:
+    assert sorted(exceptions.__all__) == sorted(NVML_EXCEPTIONS)
+    for name in NVML_EXCEPTIONS:
         assert getattr(system, name) is getattr(nvml, name) is getattr(exceptions, name)
         assert issubclass(getattr(system, name), nvml.NvmlError)
 
