@@ -178,10 +178,33 @@ def test_host_callback_runs_with_the_graph(cuda_core, device) -> None:
     assert not stream.is_closed  # the builder did not make it
 
 
-def test_dropping_a_builder_mid_capture_frees_its_stream(cuda_core, device, kernels) -> None:
+def test_dropping_a_builder_mid_capture_frees_its_stream(cuda_core, device, kernels, counters) -> None:
+    """A builder dropped while capturing ends its capture (GraphBuilder.__dealloc__): the stream,
+    which the builder did not make, stays open and is no longer capturing, the captured work never
+    runs, and work launched on the stream afterwards runs."""
+    import gc
+    import weakref
+
+    from cuda.bindings import driver
+
+    buffer, values = counters
+    add = kernels.get_kernel("add")
     stream = device.create_stream()
+
+    def capture_status():
+        err, status = driver.cuStreamIsCapturing(stream.handle)
+        assert err == driver.CUresult.CUDA_SUCCESS, err
+        return status
+
     builder = stream.create_graph_builder().begin_building()
-    cuda_core.launch(builder, one(cuda_core), kernels.get_kernel("empty"))
+    cuda_core.launch(builder, one(cuda_core), add, values.ctypes.data, 1)
+    assert capture_status() == driver.CUstreamCaptureStatus.CU_STREAM_CAPTURE_STATUS_ACTIVE
+    dropped = weakref.ref(builder)
     del builder
-    cuda_core.launch(stream, one(cuda_core), kernels.get_kernel("empty"))
+    gc.collect()
+    assert dropped() is None
+    assert capture_status() == driver.CUstreamCaptureStatus.CU_STREAM_CAPTURE_STATUS_NONE
+    assert not stream.is_closed
+    cuda_core.launch(stream, one(cuda_core), add, values.ctypes.data, 10)
     stream.sync()
+    assert values[0] == 10  # the launch after the drop ran; the captured one never did

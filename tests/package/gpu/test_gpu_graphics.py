@@ -222,14 +222,29 @@ def test_closing_the_buffer_unmaps(cuda_core, device, gl) -> None:
 
 
 def test_dropping_a_mapped_resource_cleans_up(cuda_core, device, gl) -> None:
+    """A mapped resource dropped without close() (it and its mapping's Buffer keep each other
+    alive): collection unmaps and unregisters it, so the GL buffer registers and maps again, and
+    what CUDA writes there reaches GL."""
     import gc
+    import weakref
 
+    name = gl.buffer(1024)
     stream = device.create_stream()
-    resource = cuda_core.GraphicsResource.from_gl_buffer(gl.buffer(1024))
-    resource.map(stream=stream)
-    del resource
+    resource = cuda_core.GraphicsResource.from_gl_buffer(name)
+    buffer = resource.map(stream=stream)
+    assert resource.is_mapped
+    dropped = [weakref.ref(resource), weakref.ref(buffer)]
+    del resource, buffer
     gc.collect()
+    assert [ref() for ref in dropped] == [None, None]
     stream.sync()
+    again = cuda_core.GraphicsResource.from_gl_buffer(name, flags="write_discard")
+    with again.map(stream=stream) as mapped:
+        mapped.fill(0x3C, stream=stream)
+    assert not again.is_mapped
+    stream.sync()
+    assert gl.read_buffer(name, 1024) == b"\x3c" * 1024
+    again.close()
 
 
 def test_register_image(cuda_core, device, gl) -> None:
