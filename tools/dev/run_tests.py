@@ -7,10 +7,12 @@
    cells and the matrix's two extremes), made or checked by tools/dev/devenv.py in
    build/.venvs/CELL: the runner's own. The newest default cell's comes first; its uv then makes
    the others. It never installs into .venvs/, where you may keep an editable install.
-2. The build tests, once: ``pytest tests/build -v`` in the newest default cell's venv. They
-   build both majors in a scratch checkout, with build/.venvs/cu12 and cu13 as their tools, and
-   leave the wheels they pack in the run's wheelhouse.
-3. The package tests of each cell, in that cell's venv: ``pytest tests/package`` against the
+2. The build-free tests, first: ``pytest tests/tools -v`` in the newest default cell's venv (the
+   dev tools, the GPU harness, the suite runners, the source rules), which build nothing.
+3. The build tests, once: ``pytest tests/build -v`` in the same venv. They build both majors in a
+   scratch checkout, with build/.venvs/cu12 and cu13 as their tools, and leave the wheels they
+   pack in the run's wheelhouse.
+4. The package tests of each cell, in that cell's venv: ``pytest tests/package`` against the
    cell's package, installed from the run's wheelhouse: the build tests leave the default
    cells' wheels there, and the other cells' are built in build/cells/CELL beside the build
    tests, at the lowest CPU priority (tools/dev/cells.py; kept, so a second run rebuilds only
@@ -59,25 +61,37 @@ LAST = SESSION / "last"  # the last complete run's
 VENVS = devenv.TEST_VENVS_DIR
 
 
-def build_tests(python: Path, pytest_args: list[str], run_dir: Path) -> tuple[int, dict[str, int]]:
-    """pytest over tests/build, once, leaving its wheels in the run's wheelhouse."""
-    report = run_dir / "reports" / "build.xml"
+def repo_tests(
+    folder: str, python: Path, pytest_args: list[str], run_dir: Path, *options: str
+) -> tuple[int, dict[str, int]]:
+    """pytest over tests/FOLDER, its report in the run's reports/FOLDER.xml: status and counts."""
+    report = run_dir / "reports" / f"{folder}.xml"
     command = [
         python,
         "-m",
         "pytest",
-        str(facts.REPO_ROOT / "tests" / "build"),
+        str(facts.REPO_ROOT / "tests" / folder),
         "-v",
         "-p",
         "no:cacheprovider",
         "--durations=15",
-        f"--wheelhouse={run_dir / 'wheelhouse'}",
+        *options,
         f"--junitxml={report}",
         *pytest_args,
     ]
-    cells.log(f"build tests: {' '.join(map(str, command))}")
-    status, _ = cells.stream(command, cells.clean_env(PYTHONUNBUFFERED="1"), "run_tests: build tests")
+    cells.log(f"{folder} tests: {' '.join(map(str, command))}")
+    status, _ = cells.stream(command, cells.clean_env(PYTHONUNBUFFERED="1"), f"run_tests: {folder} tests")
     return status, cells.junit_counts(report)
+
+
+def tools_tests(python: Path, pytest_args: list[str], run_dir: Path) -> tuple[int, dict[str, int]]:
+    """pytest over tests/tools, the tests that build nothing: first, so they answer in seconds."""
+    return repo_tests("tools", python, pytest_args, run_dir)
+
+
+def build_tests(python: Path, pytest_args: list[str], run_dir: Path) -> tuple[int, dict[str, int]]:
+    """pytest over tests/build, once, leaving its wheels in the run's wheelhouse."""
+    return repo_tests("build", python, pytest_args, run_dir, f"--wheelhouse={run_dir / 'wheelhouse'}")
 
 
 def wheels_beside(suite: list[devenv.Cell], wheelhouse: Path) -> Callable[[], None]:
@@ -168,9 +182,10 @@ def main(argv: list[str]) -> int:
             cells.log(f"{cell.name}: skipped: {err}")
     defaults = {f"cu{major}" for major in facts.supported_majors()}  # their wheels come from the build tests
     beside = wheels_beside([cell for cell in runnable if cell.name not in defaults], run_dir / "wheelhouse")
+    rows = [("tools tests", *tools_tests(build_python, argv, run_dir))]
     status, counts = build_tests(build_python, argv, run_dir)
     beside()
-    rows = [("build tests", status, counts)]
+    rows.append(("build tests", status, counts))
     for cell in suite:
         if cell not in runnable:
             rows.append((cell.name, 0, {}))

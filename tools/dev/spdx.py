@@ -6,7 +6,7 @@
 A source file is a file git tracks whose name ends in one of SOURCE_SUFFIXES, is named
 meson.build or meson.options, or is a shell script (``.ci/run``). Its first lines, after a
 ``#!`` line, are the two of HEADER in the file's comment syntax. ``--fix`` adds them where
-they are missing; tests/build/test_source_files.py runs the check.
+they are missing; tests/tools/test_source_files.py runs the check.
 """
 
 from __future__ import annotations

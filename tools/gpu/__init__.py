@@ -15,5 +15,5 @@ there, ours beside NVIDIA's cuda.core. One module per role, each importing only 
 
 upstream_suite.py and numba_suite.py run NVIDIA's and numba-cuda's test suites on both sides,
 each file or module in its own process; the steps upstream and numba drive them by path.
-Nothing here needs a GPU to import or to test (tests/build/test_gpu_harness.py).
+Nothing here needs a GPU to import or to test (tests/tools/test_gpu_harness.py).
 """
