@@ -29,11 +29,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: builds the package in full beyond the session's shared builds")
-    config.addinivalue_line("markers", "network: downloads packages from PyPI")
-
-
 @pytest.fixture(scope="session")
 def builds(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> SessionBuilds:
     """The session's one build per major, made on first use."""

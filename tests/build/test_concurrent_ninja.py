@@ -1,50 +1,70 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Two plain ``ninja -C`` at once in one build directory (issue 41, C1): both succeed, the second
-waits for the first (tools/cuda_core_build/sources.py holds the build directory's lock from the
-first step of every build), and the build directory is left up to date, its logs whole."""
+"""Ninja's own state, which ninja does not guard (tools/cuda_core_build/sources.py says what the build's
+first step does about it): two plain ``ninja -C`` at once in one build directory (issue 49, C1), and a
+deps log damaged as two writers damage it."""
 
 from __future__ import annotations
 
+import struct
 import subprocess
 from pathlib import Path
 
-from builds import CHECK_STEP, SessionBuilds, Venv, build_dir_copy, edited, meson_setup, ninja, rebuilt_nothing
+from builds import CHECK_STEP, SessionBuilds, build_dir_copy, compile_steps, meson_setup, ninja, rebuilt_nothing
 
-CORE = "cuda_core/cuda/core"
-
-
-def at_once(venv: Venv, build_dir: Path, *targets: str) -> list[tuple[int, str]]:
-    """Two plain ninja runs of ``targets`` in ``build_dir`` started together: their status and output."""
-    command = [str(venv.bin / "ninja"), "-C", str(build_dir), *targets]
-    pipe = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True}
-    processes = [subprocess.Popen(command, env=venv.env(), **pipe) for _ in range(2)]  # type: ignore[call-overload]
-    outputs = [process.communicate()[0] for process in processes]
-    return [(process.returncode, output) for process, output in zip(processes, outputs)]
+C1 = "meson setup build-cu13; (ninja -C build-cu13 > a.log &); sleep 0.5; ninja -C build-cu13; wait"
 
 
-def test_two_plain_ninjas_at_once_leave_the_build_up_to_date(builds: SessionBuilds) -> None:
-    """After an edit, two plain ninja at once: both exit 0, one waited for the other, and the next
-    plain ninja rebuilds nothing, its deps log whole (no 'premature end of file', no missing deps)."""
-    venv, source = builds.venvs[13], builds.checkout / CORE / "_context.pyx"
-    with build_dir_copy(builds, 13) as build_dir, edited(source, source.read_text() + "\n# edited\n"):
-        results = at_once(venv, build_dir)
-        # ninja itself may refuse the second before it starts (it recompacts its log on loading): no harm done.
-        refused = [code != 0 and "ninja: error: opening build log" in output for code, output in results]
-        assert all(code == 0 or gave_up for (code, _), gave_up in zip(results, refused)) and not all(refused)
-        if not any(refused):
-            assert sum("waiting for another ninja in" in output for _, output in results) == 1, results
-        after = ninja(venv, build_dir, "-d", "explain")
-        assert rebuilt_nothing(after.stdout) and "premature end of file" not in after.stdout + after.stderr
-        assert "are missing" not in after.stderr, after.stderr
+def test_two_plain_ninjas_at_once_as_issue_49_ran_them(builds: SessionBuilds, make_checkout) -> None:
+    """C1 exactly: in a fresh build directory, a second plain ninja half a second after the first stops at
+    once, in one line, before it writes ninja's logs; the first builds everything; each of three later
+    builds compiles nothing and warns of nothing. (The second waited, then compiled all 41 objects again
+    and damaged the deps log, so every later build warned 'premature end of file' and compiled all 41.)"""
+    venv, checkout = builds.venvs[13], make_checkout("c1")
+    second = subprocess.run(["bash", "-c", C1], cwd=checkout, env=venv.env(), capture_output=True, text=True)
+    first = (checkout / "a.log").read_text()
+    assert "another ninja (pid" in second.stdout and "stops before it writes ninja's logs" in second.stdout, second
+    assert not compile_steps(second.stdout) and "Linking target" in first and "ninja: warning" not in first
+    for _ in range(3):
+        later = ninja(venv, checkout / "build-cu13")
+        assert rebuilt_nothing(later.stdout) and "warning" not in later.stdout + later.stderr, later
 
 
-def test_two_plain_ninjas_at_once_on_a_fresh_setup_both_succeed(builds: SessionBuilds, tmp_path: Path) -> None:
-    """The first steps of a fresh build directory, by two ninja at once: neither fails with
-    'cannot write the build's files ([Errno 17] File exists ...)'."""
+def test_two_plain_ninjas_at_once_on_a_fresh_setup(builds: SessionBuilds, tmp_path: Path) -> None:
+    """The first steps of a fresh build directory by two ninja at once: one of them runs them (the other
+    may stop, saying why), and neither fails with 'cannot write the build's files ([Errno 17] ...)'."""
     venv = builds.venvs[13]
+    command = [str(venv.bin / "ninja"), "-C"]
     for attempt in range(3):
         build_dir = tmp_path / f"fresh-{attempt}"
         meson_setup(venv, builds.checkout, build_dir)
-        results = at_once(venv, build_dir, CHECK_STEP)
-        assert [code for code, _ in results] == [0, 0], results
+        pipe = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True}
+        both = [subprocess.Popen([*command, str(build_dir), CHECK_STEP], env=venv.env(), **pipe) for _ in range(2)]
+        results = [(p.wait(), p.communicate()[0]) for p in both]
+        assert any(code == 0 for code, _ in results), results
+        assert all(code == 0 or "another ninja (pid" in out for code, out in results), results
+        assert "Errno" not in "".join(out for _, out in results)
+
+
+def damage(deps_log: Path) -> int:
+    """Append a path record numbered as a second writer that loaded an older log numbers it; its offset."""
+    data = deps_log.read_bytes()
+    path = b"a/header/a/second/ninja/named.h"
+    record = struct.pack("=I", len(path) + 4) + path + struct.pack("=I", ~0 & 0xFFFFFFFF)  # number 0, again
+    deps_log.write_bytes(data + record)
+    return len(data)
+
+
+def test_a_damaged_deps_log_costs_one_build_and_is_said(builds: SessionBuilds) -> None:
+    """A deps log holding a record a second writer numbered: ninja's recovery cuts the log after that record,
+    so every later build warned and compiled everything. The first step cuts it before the record and says
+    so in one line; the build after that warns of nothing and compiles nothing."""
+    venv = builds.venvs[13]
+    with build_dir_copy(builds, 13) as build_dir:
+        offset = damage(build_dir / ".ninja_deps")
+        repaired = ninja(venv, build_dir)
+        assert f"ninja's deps log in {build_dir} was damaged at byte {offset}" in repaired.stdout, repaired.stdout
+        assert (build_dir / ".ninja_deps").stat().st_size >= offset
+        for _ in range(2):
+            later = ninja(venv, build_dir)
+            assert rebuilt_nothing(later.stdout) and "warning" not in later.stdout + later.stderr, later

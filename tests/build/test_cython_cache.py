@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,45 @@ def test_the_cache_is_trimmed_least_recently_used_first(tmp_path: Path) -> None:
     cython_cache.trim(tmp_path, limit=300)
     left = {p.name for p in tmp_path.rglob("*.cpp.gz")}
     assert left == {f"{names[0]}.cpp.gz", f"{names[1]}.cpp.gz", "mine.cpp.gz"}
+
+
+def test_a_read_only_cache_serves_hits(setup) -> None:
+    """Issue 49, N6c: a cache the build cannot write (here read-only: a bind mount in a namespace of the
+    test's own; another user's fails the same way) serves its hits, and the build succeeds. It failed every
+    build that found a hit: marking the hit recently used was an error."""
+    venv, _, _, second, cache = setup
+    cythonize(venv, second, cache)  # each module's code, stored or hit
+    outputs = cython_outputs(venv, second)
+    expected = contents(outputs)
+    for path in outputs.values():
+        path.unlink(missing_ok=True)
+    mount = 'mount --bind -o ro "$1" "$1" || exit 77; shift; exec "$@"'
+    command = ["unshare", "-rm", "sh", "-c", mount, "sh", str(cache), str(venv.bin / "ninja"), "-C", str(second)]
+    targets = [str(path.relative_to(second)) for path in outputs.values()]
+    result = subprocess.run([*command, *targets], env=venv.env(**{ENV: str(cache)}), capture_output=True, text=True)
+    if result.returncode == 77 or "unshare: " in result.stderr:
+        pytest.skip(f"no read-only bind mount here: {result.stderr.strip()}")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert contents(outputs) == expected
+
+
+def test_a_relative_cache_is_no_cache(setup) -> None:
+    """Issue 49, N6h: a relative CUDA_CORE_CYTHON_CACHE names no one place (Cython steps run in the build
+    directory, so it landed in each): it is a miss, written nowhere."""
+    venv, _, _, second, _ = setup
+    cythonize(venv, second, None)
+    expected = contents(cython_outputs(venv, second))
+    cythonize(venv, second, Path("relative-cython-cache"))
+    assert not (second / "relative-cython-cache").exists()
+    assert contents(cython_outputs(venv, second)) == expected
+
+
+def test_a_devenv_venv_caches_in_the_users_cache_directory(setup, tmp_path: Path) -> None:
+    """In a venv tools/dev/devenv.py made, the cache is on without the variable, in the user's cache
+    directory (XDG_CACHE_HOME, else ~/.cache), as ccache's is."""
+    venv, _, _, second, _ = setup
+    outputs = cython_outputs(venv, second, ("_event",))
+    outputs["_event"].unlink()
+    env = {k: v for k, v in venv.env(XDG_CACHE_HOME=str(tmp_path)).items() if k != ENV}
+    run([venv.bin / "ninja", "-C", second, str(outputs["_event"].relative_to(second))], env, second)
+    assert list((tmp_path / "cuda-core" / "cython" / "manifests").rglob("*.json")), "nothing stored"

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import devenv
 import pytest
 from builds import (
     MAJORS,
@@ -23,6 +24,7 @@ from builds import (
     dry_run,
     edited,
     ninja,
+    rebuilt_nothing,
     run,
     settle,
     touched,
@@ -451,3 +453,61 @@ def test_a_new_hard_link_rebuilds_nothing_and_says_nothing(
             link.unlink(missing_ok=True)
     assert result.stderr == "" and result.stdout == ""
     assert up_to_date(venv, builds.build_dir(13))
+
+
+def test_an_import_after_a_touched_pxd_is_silent(editable: Path, builds: SessionBuilds, tmp_path: Path) -> None:
+    """Issue 49, N10: a .pxd of the package touched, its content unchanged: nothing compiles and the import
+    says nothing (the build info's step named every source by path, and ran: 'rebuilding' for no work)."""
+    venv = builds.venvs[13]
+    with touched(editable / CORE / "_stream.pxd"):
+        err = run([venv.python, "-c", "import cuda.core"], venv.env(), tmp_path).stderr
+    assert err == "", err
+
+
+def test_an_import_while_a_plain_ninja_builds_waits_for_it(
+    editable: Path, builds: SessionBuilds, tmp_path: Path
+) -> None:
+    """Issue 49, N12: an import that needs a rebuild while a plain ninja rebuilds the same build directory
+    waits for that ninja, then finds nothing to do: the work is done once."""
+    venv, build_dir, source = builds.venvs[13], builds.build_dir(13), editable / CORE / "_context.pyx"
+    with edited(source, source.read_text() + "\n\ndef _waiting_marker() -> int:\n    return 12\n"):
+        plain = subprocess.Popen(
+            [venv.bin / "ninja", "-C", build_dir], env=venv.env(), text=True, stdout=subprocess.PIPE
+        )
+        while not (build_dir / "cuda-config" / "ninja.pid").read_text().startswith(f"{plain.pid} "):
+            assert plain.poll() is None, plain.communicate()
+        code = "import cuda.core._context as c; print(c._waiting_marker())"
+        imported = run([venv.python, "-c", code], venv.env(), tmp_path)
+        built = plain.communicate()[0]
+        assert plain.returncode == 0 and "_context.pyx" in built, built
+        assert imported.stdout.strip() == "12"
+        assert f"waiting for ninja (pid {plain.pid})" in imported.stderr, imported.stderr
+        assert "rebuilding" not in imported.stderr, imported.stderr
+    ninja(venv, build_dir)  # the source as it was
+
+
+def other_ninja(venv: Venv) -> Path:
+    """A ninja of another version than the venv's: the floor tool set's (1.11), else the system's."""
+    ours = run([venv.bin / "ninja", "--version"], venv.env(), Path("/")).stdout
+    floor = devenv.TEST_VENVS_DIR / next(c for c in devenv.cells() if c.endswith("-floor")) / "bin" / "ninja"
+    for candidate in (floor, Path("/usr/bin/ninja")):
+        if candidate.is_file() and run([candidate, "--version"], venv.env(), Path("/")).stdout != ours:
+            return candidate
+    pytest.skip(f"no ninja of another version than {ours.strip()} here ({floor}, /usr/bin/ninja)")
+
+
+def test_another_ninja_version_stops_before_it_costs_a_rebuild(
+    editable: Path, builds: SessionBuilds, tmp_path: Path
+) -> None:
+    """Issue 49, N3b: another ninja version in an editable install's build directory (the distribution's,
+    first on PATH) stops before it runs a step, naming the build's ninja; the next import compiles nothing.
+    Each read the other's build log as new: each recompiled all 41 objects."""
+    venv, build_dir = builds.venvs[13], builds.build_dir(13)
+    foreign = other_ninja(venv)
+    result = run([foreign, "-C", build_dir], venv.env(), tmp_path, check=False)
+    assert result.returncode != 0 and rebuilt_nothing(result.stdout), result.stdout
+    assert f"runs {build_dir}, which was set up with ninja" in result.stdout, result.stdout
+    assert f"run {(venv.bin / 'ninja').resolve()} -C {build_dir}" in result.stdout, result.stdout
+    imported = run([venv.python, "-c", "import cuda.core"], venv.env(), tmp_path)
+    assert imported.stderr == "", imported.stderr
+    assert rebuilt_nothing(ninja(venv, build_dir).stdout)

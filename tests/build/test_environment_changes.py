@@ -12,12 +12,15 @@ stop at the probe's one line before anything compiles.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
 import sysconfig
 from pathlib import Path
 
 import devenv
+import pytest
 from builds import (
     CHECK_STEP,
     NO_WORK,
@@ -82,13 +85,21 @@ def set_up(builds: SessionBuilds, venv: Venv, name: str, *options: str, **env: s
     shutil.rmtree(build_dir, ignore_errors=True)
     meson_setup(venv, builds.checkout, build_dir, *options, **env)
     build(venv, build_dir, **env)
-    assert no_work(venv, build_dir)
+    assert no_work(venv, build_dir, **env)
     return build_dir
 
 
-def no_work(venv: Venv, build_dir: Path) -> bool:
-    """Whether a plain ``ninja -n`` of TARGETS lists nothing (but the sources' check, which runs on every build)."""
-    return NO_WORK in pending(venv, build_dir, *TARGETS)
+CHANGED = "import pathlib, sys; from cuda_core_build import record, sources as s; b = pathlib.Path(sys.argv[1]); "
+CHANGED += "print(*s.changed(b, record.read(b).compiler))"
+
+
+def no_work(venv: Venv, build_dir: Path, **env: str) -> bool:
+    """Whether a plain ninja of TARGETS would run nothing but its check: the check would rewrite no stamp
+    (``sources.changed``, which writes nothing) and ``ninja -n`` lists nothing after it."""
+    source = json.loads((build_dir / "meson-info" / "meson-info.json").read_text())["directories"]["source"]
+    tools = {**env, "PYTHONPATH": str(Path(source) / "tools")}
+    stamps = run([venv.python, "-c", CHANGED, build_dir], venv.env(**tools), build_dir).stdout.split()
+    return not stamps and NO_WORK in pending(venv, build_dir, *TARGETS, **env)
 
 
 def modules(build_dir: Path) -> dict[str, str]:
@@ -358,7 +369,8 @@ def test_a_pyenv_shim_is_not_recorded_as_ninja_and_another_ninja_is_said(
 ) -> None:
     """Issue 42: with pyenv's shims first on PATH, the record named the shim (a script that runs whichever
     ninja pyenv's selected version has, or none); and a ninja of another version on PATH rebuilt every step,
-    saying nothing. Now the record names a real ninja, and the other version's build says why in one line."""
+    saying nothing. Now the record names a real ninja, and the other version stops before it runs a step,
+    saying why in one line (issue 49, N3b): the recorded ninja then finds nothing to do."""
     venv = scratch_venv(uv, tmp_path / "venv", facts.default_cuda(13))
     (venv.bin / "ninja").rename(tmp_path / "venv-ninja")  # no ninja beside the build's Python: PATH decides
     real = tmp_path / "real"
@@ -374,6 +386,29 @@ def test_a_pyenv_shim_is_not_recorded_as_ninja_and_another_ninja_is_said(
     run(["ninja", "-C", build_dir, *TARGETS], venv.env(**path), build_dir)
     assert record.read(build_dir).inputs["ninja"]["ninja"][0] == os.path.realpath(tmp_path / "venv-ninja")
     older = uv.install_target(tmp_path / "ninja-1.11", "ninja==1.11.1") / "ninja" / "data" / "bin" / "ninja"
-    output = run([older, "-C", build_dir, *TARGETS], venv.env(**path), build_dir).stdout
-    said = [line for line in output.splitlines() if "cuda-core: ninja 1.11.1" in line]
-    assert len(said) == 1 and f"run {os.path.realpath(tmp_path / 'venv-ninja')} -C {build_dir}" in said[0], output
+    stopped = run([older, "-C", build_dir, *TARGETS], venv.env(**path), build_dir, check=False)
+    said = [line for line in stopped.stdout.splitlines() if "cuda-core: ninja 1.11.1" in line]
+    assert len(said) == 1 and f"run {os.path.realpath(tmp_path / 'venv-ninja')} -C {build_dir}" in said[0], stopped
+    assert stopped.returncode != 0 and nothing_compiled(stopped.stdout), stopped.stdout
+    assert nothing_compiled(run(["ninja", "-C", build_dir, *TARGETS], venv.env(**path), build_dir).stdout)
+
+
+def test_pyenvs_own_shim_is_recorded_as_the_ninja_it_runs(builds: SessionBuilds, uv: Uv, tmp_path: Path) -> None:
+    """Issue 51, item 3: with pyenv's own shims first on PATH, Meson finds the shim and a plain ninja runs what
+    the shim runs now; the record names that ninja (``pyenv which ninja``), not one further down PATH (the
+    distribution's, of another version), so a build through the shim neither warns nor stops."""
+    pyenv = shutil.which("pyenv")
+    if pyenv is None:
+        pytest.skip("no pyenv on PATH here")
+    shims = Path(run([pyenv, "root"], os.environ.copy(), tmp_path).stdout.strip()) / "shims"
+    runs = subprocess.run([pyenv, "which", "ninja"], capture_output=True, text=True)
+    if not (shims / "ninja").is_file() or runs.returncode != 0:
+        pytest.skip(f"pyenv's shims run no ninja here ({runs.stderr.strip()})")
+    venv = scratch_venv(uv, tmp_path / "venv", facts.default_cuda(13))
+    (venv.bin / "ninja").rename(tmp_path / "venv-ninja")  # no ninja beside the build's Python: PATH decides
+    path = {"PATH": f"{shims}{os.pathsep}{venv.env()['PATH']}"}
+    build_dir = builds.checkout / "build-pyenv-shim"
+    meson_setup(venv, builds.checkout, build_dir, **path)
+    built = run(["ninja", "-C", build_dir, *TARGETS], venv.env(**path), build_dir)
+    assert record.read(build_dir).inputs["ninja"]["ninja"][0] == os.path.realpath(runs.stdout.strip())
+    assert "cuda-core: ninja" not in built.stdout, built.stdout

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from builds import (
+    NO_WORK,
     REPO_ROOT,
     SessionBuilds,
     Venv,
@@ -172,20 +173,21 @@ def compat_includers(checkout: Path) -> set[str]:
 
 
 def test_a_touched_compat_pxi_rebuilds_nothing_an_edited_one_its_includers(cu13, builds) -> None:
-    """The variant in use is copied into cuda-config/ by content: touched, nothing; edited, exactly the
-    modules that include it. The other major's is not compiled for 13: only the build info's source
-    digest looks at it."""
+    """The variant in use is copied into cuda-config/ by content: touched, nothing at all (the build info
+    too: issue 49, N10); edited, exactly the modules that include it. The other major's is not compiled
+    for 13: edited, only the build info's source digest looks at it."""
     venv, build_dir, checkout = cu13
-    compat = checkout / CORE / "_compat/cu13/driver_compat.pxi"
-    with touched(compat):
-        plan = dry_run(venv, build_dir)
-    assert cython_steps(plan) == set() and "_build_info.py" in plan
+    compat, other = (checkout / CORE / f"_compat/cu{major}/driver_compat.pxi" for major in (13, 12))
+    for variant in (compat, other):
+        with touched(variant):
+            plan = dry_run(venv, build_dir)
+        assert cython_steps(plan) == set() and "_build_info.py" not in plan and NO_WORK in plan, plan
     with build_dir_copy(builds, 13) as copy, edited(compat, compat.read_text() + "# edited\n"):
         plan = dry_run(venv, copy)
-    assert cython_steps(plan) == compat_includers(checkout)
-    with touched(checkout / CORE / "_compat/cu12/driver_compat.pxi"):
-        plan = dry_run(venv, build_dir)
-    assert cython_steps(plan) == set() and compile_steps(plan) == set() and "_build_info.py" in plan
+        assert cython_steps(plan) == compat_includers(checkout)
+    with build_dir_copy(builds, 13) as copy, edited(other, other.read_text() + "# edited\n"):
+        plan = dry_run(venv, copy)
+        assert cython_steps(plan) == set() and compile_steps(plan) == set() and "_build_info.py" in plan
     assert_up_to_date(venv, build_dir)
 
 

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 from builds import (
-    CHECK_STEP,
     MAJORS,
     SessionBuilds,
     Venv,
@@ -30,11 +29,12 @@ from builds import (
     meson_configure,
     meson_setup,
     ninja,
+    pip_wheel,
     run,
     touched,
     up_to_date,
 )
-from cuda_core_build import facts
+from cuda_core_build import facts, record
 
 
 def test_killed_build_then_rerun_matches_a_clean_build(builds: SessionBuilds) -> None:
@@ -194,7 +194,7 @@ def test_any_character_of_the_toolkit_path_reaches_the_compilers(builds: Session
                 str(context.relative_to(build_dir)) + ".p/meson-generated__context.pyx.cpp.o",
             ).stdout
         )
-        assert str(root / "include" / "cuda.h") in ninja(venv, build_dir, "-t", "deps", CHECK_STEP).stdout
+        assert str(root / "include" / "cuda.h") in record.read_stats(build_dir)["files"]  # the check watches it
     finally:
         shutil.rmtree(build_dir, ignore_errors=True)
 
@@ -214,18 +214,32 @@ def test_a_backslash_in_the_toolkit_path_is_refused_at_setup(builds: SessionBuil
         shutil.rmtree(build_dir, ignore_errors=True)
 
 
-def test_a_relative_cuda_path_is_taken_from_where_the_user_stands(builds: SessionBuilds, tmp_path: Path) -> None:
+@pytest.mark.parametrize("given", ["-Dcuda-path", "CUDA_PATH"])
+def test_a_relative_cuda_path_is_taken_from_where_meson_runs(builds: SessionBuilds, tmp_path: Path, given: str) -> None:
+    """Issue 49, E2: Meson started by a process with another cwd than its $PWD (subprocess's cwd=) takes a
+    relative root from its own cwd, as any command does; Meson runs the probe from the source directory."""
     venv = builds.venvs[13]
     private_toolkit(venv, tmp_path / "toolkits" / "cuda")
     build_dir = builds.checkout / "build-relative-cuda-path"
+    option, env = ["-Dcuda-path=toolkits/cuda"], {}
+    if given == "CUDA_PATH":
+        option, env = [], {"CUDA_PATH": "toolkits/cuda"}
     try:
-        # A shell sets PWD to where the user stands; Meson runs the probe from the source directory.
-        meson_setup(venv, builds.checkout, build_dir, cwd=tmp_path, CUDA_PATH="toolkits/cuda", PWD=str(tmp_path))
+        meson_setup(venv, builds.checkout, build_dir, *option, cwd=tmp_path, PWD=str(builds.checkout), **env)
         pinned = json.loads((build_dir / "cuda-config" / "environment.json").read_text())
         assert pinned["include_dirs"] == [str(tmp_path / "toolkits" / "cuda" / "include")]
         assert build_info_built(venv, build_dir)["cuda_major"] == 13
     finally:
         shutil.rmtree(build_dir, ignore_errors=True)
+
+
+def test_no_cuda_h_under_a_root_names_where_it_looked(builds: SessionBuilds, tmp_path: Path) -> None:
+    """Issue 49, E2: the refusal names the directories it looked in, not 'ROOT/include'."""
+    (tmp_path / "empty").mkdir()
+    build_dir = tmp_path / "build"
+    result = meson_setup(builds.venvs[13], builds.checkout, build_dir, "-Dcuda-path=empty", cwd=tmp_path, check=False)
+    assert result.returncode != 0
+    assert f"looked in {tmp_path / 'empty' / 'include'} and {tmp_path / 'empty'}" in result.stdout + result.stderr
 
 
 def build_info_built(venv: Venv, build_dir: Path) -> dict[str, object]:
@@ -343,3 +357,34 @@ def test_a_build_set_up_with_ccache_says_so_when_ccache_leaves_path(
         assert "install g++" not in errors[0], errors
     finally:
         shutil.rmtree(build_dir, ignore_errors=True)
+
+
+@pytest.mark.parametrize("spelling", [["-Dcuda_major=12"], ["-D", "cuda_major=12"]], ids=["joined", "apart"])
+def test_the_underscored_major_is_refused_naming_the_dashed_one(
+    builds: SessionBuilds, tmp_path: Path, spelling: list[str]
+) -> None:
+    """Issue 51: ``-Dcuda_major=12``, the spelling many Meson projects use, was taken and ignored (Meson keeps
+    names that start with a language): a CUDA 13 build, exit 0. Now setup stops, naming -Dcuda-major=12."""
+    result = meson_setup(builds.venvs[13], builds.checkout, tmp_path / "build", *spelling, check=False)
+    assert result.returncode != 0 and "-Dcuda_major is no option of cuda-core" in result.stdout, result.stdout
+    assert "use -Dcuda-major=12 (pip and uv: -Csetup-args=-Dcuda-major=12)" in result.stdout
+    assert not (tmp_path / "build" / "build.ninja").exists()
+
+
+def test_the_underscored_major_through_pip_is_refused_before_meson(builds: SessionBuilds, tmp_path: Path) -> None:
+    build_dir, option = tmp_path / "build", "-Csetup-args=-Dcuda_major=12"
+    result = pip_wheel(builds.venvs[13], builds.checkout, build_dir, tmp_path / "out", option, check=False)
+    assert result.returncode != 0 and "use -Dcuda-major=12" in result.stdout + result.stderr, result
+    assert not (build_dir / "build.ninja").exists()
+
+
+def test_nvidias_major_variable_asks_for_that_major(builds: SessionBuilds, tmp_path: Path) -> None:
+    """CUDA_CORE_BUILD_MAJOR, NVIDIA's build's variable: pip builds for that major (in the CUDA 13 venv, whose
+    headers are 13's, that is a refusal before anything compiles, naming them); Meson, whose setup a later
+    regeneration repeats from any shell, takes it only from -Dcuda-major, and says so."""
+    venv, env = builds.venvs[13], {"CUDA_CORE_BUILD_MAJOR": "12"}
+    out = pip_wheel(venv, builds.checkout, tmp_path / "pip", tmp_path / "out", check=False, **env)
+    assert out.returncode != 0 and "-Dcuda-major=12 but the headers" in out.stdout + out.stderr, out
+    setup = meson_setup(venv, builds.checkout, tmp_path / "meson", check=False, **env)
+    assert setup.returncode != 0 and "CUDA_CORE_BUILD_MAJOR=12 asks for CUDA 12" in setup.stdout, setup.stdout
+    assert "use -Dcuda-major=12" in setup.stdout

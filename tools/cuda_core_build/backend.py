@@ -35,7 +35,7 @@ except ImportError as missing:  # a build without isolation, in an environment t
     ) from None
 
 from cuda_core_build import editable, probe, record, version
-from cuda_core_build.request import ConfigSettings, ProbeError, from_settings, meson_option, setup_args
+from cuda_core_build.request import ConfigSettings, ProbeError, from_settings, meson_option, misspelled, setup_args
 from cuda_core_build.wheel_files import Wheel, bindings_extra, join_metadata, metadata_headers
 
 
@@ -100,6 +100,9 @@ def for_install_target(settings: ConfigSettings, site_dirs: list[Path]) -> tuple
     target cannot be told but a cuda-bindings of another major than the default is in sight, a refusal."""
     if meson_option(settings, "cuda-major", "") or from_settings(settings).pointed_at:
         return settings, None
+    if nvidias := os.environ.get("CUDA_CORE_BUILD_MAJOR", "").strip():  # NVIDIA's build's variable: the same
+        _log(f"CUDA_CORE_BUILD_MAJOR={nvidias}: building for CUDA {nvidias}")
+        return {**(settings or {}), "setup-args": [*setup_args(settings), f"-Dcuda-major={nvidias}"]}, None
     installed, where, why = target_bindings(site_dirs)
     major = (installed or "").split(".")[0]
     if not major.isdigit() or int(major) not in facts.supported_majors():
@@ -149,7 +152,7 @@ def _requires(
     """mesonpy's ``hook``'s requirements, tool ranges, CUDA packages (``editable``: mesonpy's hook is its wheel's)."""
     if editable:
         refuse_isolated_editable()
-    with _hook():
+    with _hook(config_settings):
         settings, installed = for_install_target(config_settings, install_site_dirs())
         return [*hook(settings), *facts.tool_ranges(), *cuda_requirements(settings, installed)]
 
@@ -160,10 +163,11 @@ get_requires_for_build_editable = functools.partial(_requires, mesonpy.get_requi
 
 
 @contextlib.contextmanager
-def _hook() -> Iterator[None]:
+def _hook(settings: ConfigSettings = None) -> Iterator[None]:
     """Every hook's start (the environment as installed, a version), and a refusal of the build as pip's one line."""
     probe.drop_editable_finders()
     try:
+        misspelled(setup_args(settings))
         version.version()
         yield
     except (ProbeError, version.VersionError) as err:
@@ -206,6 +210,16 @@ def refuse_a_moved_build_dir(build_dir: Path) -> None:
     )
 
 
+def with_devenv_ccache(path: str) -> str:
+    """PATH, and last the bin/ of a venv tools/dev/devenv.py made (it marks it) where PATH has no ccache: an
+    install from such a venv, activated or not, compiles through its ccache, as its Cython steps use the
+    Cython cache (cython_cache.py); put last, it finds no other tool first."""
+    scripts = sysconfig.get_path("scripts")
+    if (Path(sys.prefix) / ".devenv-made").is_file() and not shutil.which("ccache", path=path):
+        return os.pathsep.join([path, scripts]) if shutil.which("ccache", path=scripts) else path
+    return path
+
+
 @contextlib.contextmanager
 def building(settings: dict[str, Any]) -> Iterator[Path]:
     """The build directory (chosen here, so its record can be read after), locked, meson and ninja by real
@@ -222,7 +236,7 @@ def building(settings: dict[str, Any]) -> Iterator[Path]:
         try:
             for name, module in (("MESON", "mesonbuild"), ("NINJA", "ninja")):
                 os.environ[name] = saved[name] or tool_path(module, name.lower()) or name.lower()
-            os.environ["PATH"] = real_path_entries(saved["PATH"] or os.defpath)
+            os.environ["PATH"] = real_path_entries(with_devenv_ccache(saved["PATH"] or os.defpath))
             # mesonpy names sys.executable in its native file, which Meson keeps in every custom command:
             # the venv's Python by its real folder (its own link to the base Python is the venv's)
             sys.executable = os.path.join(os.path.realpath(os.path.dirname(executable)), os.path.basename(executable))
@@ -250,7 +264,7 @@ def _build(
     metadata_directory: str | None = None,
 ) -> str:
     """A wheel hook: mesonpy's ``build``'s wheel, with METADATA for its build directory's major; an editable's files."""
-    with _hook():
+    with _hook(config_settings):
         if build is mesonpy.build_editable:
             refuse_isolated_editable()
             settings, major = editable_build_dir(config_settings)
@@ -272,7 +286,7 @@ def _build(
 def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) -> str:
     if (sdist := version.unpacked_sdist(facts.REPO_ROOT)) is not None:
         return repack_sdist(facts.REPO_ROOT, sdist, Path(sdist_directory))
-    with _hook(), building(dict(config_settings or {})):
+    with _hook(config_settings), building(dict(config_settings or {})):
         return mesonpy.build_sdist(sdist_directory, config_settings)
 
 

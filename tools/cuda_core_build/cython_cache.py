@@ -1,21 +1,27 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Cython's output by content, as ccache keeps the compiler's: set ``CUDA_CORE_CYTHON_CACHE=DIR``. Stdlib only.
+"""Cython's output by content, as ccache keeps the compiler's, in ``CUDA_CORE_CYTHON_CACHE``. Stdlib only.
 
 Cython takes about a third of a clean build's CPU time, and all of it once ccache holds the C++.
-With the variable set, each Cython step of the build (sources.py ``cython``) first looks in DIR. A
+Cython's own ``--cache`` (Cython/Build/Cache.py, ``file_hash``) hashes each file with its path as
+given, and Meson gives Cython the checkout's absolute path (``-I``), so its keys differ between
+checkouts (the suite's scratch checkouts, a second worktree); this cache keys files by content. It is on where the variable names an absolute directory, and by default in the
+venvs tools/dev/devenv.py makes (``~/.cache/cuda-core/cython``, under ``XDG_CACHE_HOME`` if set);
+an empty value turns it off. Each Cython step of the build (sources.py ``cython``) first looks there. A
 step's key is the Cython that runs it (by content: BUILDDIR/cuda-config/cyutility.stamp), the
 Python, and its arguments, paths made relative to the build directory or the checkout. Under a key,
 a manifest lists each output stored with every file Cython read to make it, by build-directory path
 (the depfile's names: the package's content stamps, cuda-config's copies of cuda-bindings' and
 Cython's .pxd files) and sha256. A hit needs each of them to hold that content now; it writes the
 stored C++ (checked by its sha256) and the depfile, and prints what Cython printed then. Anything
-unreadable is a miss, and a cache that cannot be written is skipped: the build never depends on it.
+unreadable is a miss, and a cache that cannot be written (read-only, another user's, full) is
+skipped, as is a relative path (it would land in each build directory): the build never depends on it.
 The stored files are trimmed, oldest first, past MAX_BYTES; deleting DIR at any time is safe.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import json
@@ -23,6 +29,8 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from cuda_core_build import common
 
 ENV = "CUDA_CORE_CYTHON_CACHE"
 FORMAT = "cuda-core-cython-cache 1"
@@ -67,8 +75,8 @@ class Cache:
     @classmethod
     def for_step(cls, arguments: list[str], source_root: Path, build_dir: Path) -> Cache | None:
         """The step's cache, or None: the variable unset, or no stamp of Cython's content to key on."""
-        where = os.environ.get(ENV)
-        if not where:
+        where = os.environ.get(ENV, default_directory())
+        if not where or not os.path.isabs(where):
             return None
         try:
             cython = (build_dir / "cuda-config" / "cyutility.stamp").read_text()
@@ -116,7 +124,8 @@ class Cache:
                 continue
             if sha256(code) != entry["code"]:
                 continue
-            os.utime(blob)  # recently used: trimmed last
+            with contextlib.suppress(OSError):  # recently used, trimmed last; a read-only cache stays as it is
+                os.utime(blob)
             messages = str(entry.get("messages", "")).replace(SOURCE_MARK, str(self.source_root))
             return Hit(code, [name for name, _ in entry["depends"]], messages)
         return None
@@ -126,20 +135,20 @@ class Cache:
         try:
             read = [[name, sha256((self.build_dir / name).read_bytes())] for name in depends]
             digest = sha256(code)
-            write_atomically(self.blob(digest), gzip.compress(code, compresslevel=6, mtime=0))  # mends a damaged one
+            common.write_if_changed(self.blob(digest), gzip.compress(code, compresslevel=6, mtime=0))  # mends a bad one
             entry = {"depends": read, "code": digest, "messages": messages.replace(str(self.source_root), SOURCE_MARK)}
             kept = [e for e in self.entries() if e.get("depends") != read][: MAX_ENTRIES - 1]
-            write_atomically(self.manifest, (json.dumps([entry, *kept]) + "\n").encode())
+            common.write_if_changed(self.manifest, (json.dumps([entry, *kept]) + "\n").encode())
             trim(self.root)
         except OSError:
             pass  # a read-only or full cache: the build goes on without it
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}")
-    partial.write_bytes(data)
-    os.replace(partial, path)
+def default_directory() -> str:
+    """The cache of a venv made by tools/dev/devenv.py (it marks it): in the user's cache directory."""
+    if not (Path(sys.prefix) / ".devenv-made").is_file():
+        return ""
+    return str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cuda-core" / "cython")
 
 
 def trim(root: Path, limit: int = MAX_BYTES) -> None:

@@ -8,10 +8,10 @@ import contextlib
 import errno
 import fcntl
 import functools
+import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.metadata
-import importlib.util
 import json
 import os
 import re
@@ -31,38 +31,41 @@ READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
 UNUSABLE = "cuda.core is installed editable, but its build directory {}"
 
 
-def _sibling(name: str) -> ModuleType:
-    """``name``.py beside this file (record: the one reader of a build directory's record; sources)."""
-    module_name = f"_cuda_core_build_{name}"
-    if module_name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(module_name, Path(__file__).with_name(f"{name}.py"))
-        assert spec is not None and spec.loader is not None
-        sys.modules[spec.name] = module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    return sys.modules[module_name]
+def _build_module(name: str) -> ModuleType:
+    """tools/cuda_core_build/NAME.py, imported as the package's module, as its siblings import each other."""
+    if f"cuda_core_build.{name}" not in sys.modules:
+        tools = str(Path(__file__).resolve().parents[1])
+        sys.path.insert(0, tools)
+        try:
+            importlib.import_module(f"cuda_core_build.{name}")
+        finally:
+            sys.path.remove(tools)
+    return sys.modules[f"cuda_core_build.{name}"]
 
 
 def _record() -> ModuleType:
-    return _sibling("record")
+    return _build_module("record")
 
 
 # Lines of a run that rebuilt nothing: ninja's own, and the checks every run may start with (the
-# sources' content check runs on every build; the environment's runs when an input's stat moved).
+# first step runs on every build; the environment's runs when an input's stat moved).
 QUIET = re.compile(r"^(ninja: no work to do\.|\[\d+/\d+\] Generating cuda-config/\S+ with a custom command)$")
-# What `ninja -n -d explain` says of a step that is dirty only because an input is: not a cause of work.
-CASCADE = re.compile(r"^ninja explain: (.* is dirty|output PHONY of phony edge with no inputs doesn't exist)$")
 
 
-def up_to_date(build_dir: Path, ninja: str, env: dict[str, str] | None) -> bool:
-    """Whether ``build_dir`` is up to date, asked without writing anything (a read-only build directory):
-    no source's content and no input of the environment moved, and ninja names no cause of work but the
-    sources' check, which runs on every build (a dry run counts everything after it dirty)."""
-    compiler = _record().read(Path(build_dir)).compiler
-    if _sibling("sources").changed(Path(build_dir), compiler) or _record().stats_changed(build_dir):
-        return False
-    dry = subprocess.run([ninja, "-n", "-d", "explain"], cwd=build_dir, env=env, capture_output=True, text=True)
-    causes = [line for line in dry.stderr.splitlines() if line.startswith("ninja explain: ")]
-    return dry.returncode == 0 and all(CASCADE.match(line) for line in causes)
+def up_to_date(build_dir: Path) -> bool:
+    """Whether ``build_dir`` is up to date, asked without writing anything (a read-only build directory): the
+    check every build starts with would rewrite no stamp (no source, input or compiler moved)."""
+    return not _build_module("sources").changed(Path(build_dir), _record().read(Path(build_dir)).compiler)
+
+
+def wait_for_ninja(build_dir: Path, progress: TextIO) -> None:
+    """Wait while a plain ninja builds ``build_dir``: one started now would stop (sources.py), and
+    one started after it finds its work done."""
+    pid = _build_module("sources").claimant(Path(build_dir))
+    if pid is not None:
+        print(f"cuda-core: waiting for ninja (pid {pid}) to finish building {build_dir}", file=progress, flush=True)
+        while _build_module("sources").claimant(Path(build_dir)) == pid:
+            time.sleep(0.1)
 
 
 @contextlib.contextmanager
@@ -88,11 +91,10 @@ def rebuild(build_dir: Path, ninja: str, progress: TextIO, env: dict[str, str] |
     """Bring ``build_dir`` up to date under its lock, saying so only when there is work (OSError: read-only)."""
     with locked(build_dir, progress) as writable:
         if not writable:
-            if not up_to_date(build_dir, ninja, env):
+            if not up_to_date(build_dir):
                 raise OSError(errno.EROFS, f"{build_dir} is read-only and out of date")
             return
-        if _record().stats_changed(build_dir):  # a content changed with its mtime kept: ninja checks
-            (Path(build_dir) / "cuda-config" / "recheck").touch()
+        wait_for_ninja(build_dir, progress)
         start, lines, working = time.monotonic(), [], False
         notice = f"cuda-core: rebuilding the editable cuda.core in {build_dir}: ninja found it out of date\n"
         pipe = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True, "errors": "replace"}

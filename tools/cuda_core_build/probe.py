@@ -133,8 +133,9 @@ def find_toolkit(request: Request) -> Toolkit:
             )
         dirs = [next((d for d in (r / "include", r) if (d / "cuda.h").is_file()), r / "include") for r in roots]
         if not any((d / "cuda.h").is_file() for d in dirs):
+            looked = ", ".join(f"{r / 'include'} and {r}" for r in roots)
             raise ProbeError(
-                f"no cuda.h under {source}={value!r} (looked in ROOT/include): point {source} at a CUDA toolkit, or "
+                f"no cuda.h under {source}={value!r} (looked in {looked}): point {source} at a CUDA toolkit, or "
                 f"unset it to use the header wheels"
             )
         return select_headers([d.absolute() for d in dirs if d.is_dir()], source)

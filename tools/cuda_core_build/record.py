@@ -1,16 +1,16 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
 """A build directory's record of its environment, ``cuda-config/environment.json``, and its one reader; ``stats.json``
-beside it lets a check hash only what moved. Standard library only: the editable loader loads this file."""
+beside it lets a check hash only what moved. Standard library only: the editable loader imports it."""
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import hashlib
 import json
-import os
 from pathlib import Path
+
+from cuda_core_build import common
 
 CONFIG, RECORD, STATS = "cuda-config", "environment.json", "stats.json"
 TOOLS = {"compiler": "the C++ compiler", "python": "Python", "ninja": "ninja"}
@@ -72,7 +72,8 @@ def read(build_dir: Path) -> Record:
 
 
 def write(build_dir: Path, record: Record) -> bool:
-    return write_if_changed(Path(build_dir) / CONFIG / RECORD, json.dumps(dataclasses.asdict(record), indent=1) + "\n")
+    text = json.dumps(dataclasses.asdict(record), indent=1) + "\n"
+    return common.write_if_changed(Path(build_dir) / CONFIG / RECORD, text)
 
 
 def changes(old: Record, new: Record) -> list[str]:
@@ -90,43 +91,9 @@ def changes(old: Record, new: Record) -> list[str]:
     return found + [f"_compat {n} -> {v}" for n, v in sorted(new.compat.items()) if old.compat.get(n) != v]
 
 
-def fingerprint(path: str) -> list[int] | None:
-    """What changes whenever a file's content can: device, inode, size, mtime, ctime (None if gone)."""
-    with contextlib.suppress(OSError):
-        s = os.stat(path)
-        return [s.st_dev, s.st_ino, s.st_size, s.st_mtime_ns, s.st_ctime_ns]
-    return None
-
-
 def read_stats(build_dir: Path) -> dict[str, dict]:
     """``{"files": {real path: [*fingerprint, sha256]}, "links": {link: target}}``, empty if none."""
     try:
         return json.loads((Path(build_dir) / CONFIG / STATS).read_text())
     except (OSError, ValueError):
         return {"files": {}, "links": {}}
-
-
-def stats_changed(build_dir: Path) -> bool:
-    """Whether an input or a link on the way moved since the last check (an edit keeping the mtime moves the ctime)."""
-    stats = read_stats(build_dir)
-    files, links = stats["files"].items(), stats["links"].items()
-    return any(fingerprint(p) != s[:5] for p, s in files) or any(readlink(ln) != t for ln, t in links)
-
-
-def readlink(path: str) -> str | None:
-    with contextlib.suppress(OSError):
-        return os.readlink(path)
-    return None
-
-
-def write_if_changed(path: Path, data: str | bytes) -> bool:
-    """Write ``data`` atomically unless ``path`` holds it already: an unchanged file keeps its mtime."""
-    payload = data.encode() if isinstance(data, str) else data
-    with contextlib.suppress(OSError):
-        if path.read_bytes() == payload:
-            return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_bytes(payload)
-    os.replace(temporary, path)
-    return True

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cuda_core_build import facts
+from cuda_core_build import common, facts
 
 ConfigSettings = dict[str, Any] | None
 
@@ -24,6 +24,7 @@ class Request:
     cuda_path: str = ""  # an os.pathsep list of toolkit roots, as given
     cuda_major: str = "auto"
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ), compare=False, repr=False)
+    where: str = field(default_factory=os.getcwd, compare=False)  # what a relative root is taken from
     path_option: str = "-Dcuda-path"
     major_option: str = "-Dcuda-major"
 
@@ -43,10 +44,32 @@ class Request:
         environ = [(name, self.environ.get(name, "")) for name in ("CUDA_PATH", "CUDA_HOME")]
         return next(((s, v) for s, v in [(self.path_option, self.cuda_path), *environ] if v.strip()), None)
 
-    @property
-    def where(self) -> str:
-        """Where a relative root is taken from: where the user stands (Meson runs steps elsewhere)."""
-        return self.environ.get("PWD") or os.getcwd()
+
+def invocation_dir(build_dir: str | os.PathLike[str] = "") -> str:
+    """Where the user ran the tool that runs this: that process's cwd (Meson runs a step in the source
+    directory, and $PWD is stale in a process started with another cwd); $PWD where meson-python ran
+    Meson in the build directory ``build_dir``."""
+    parent = common.readlink(f"/proc/{os.getppid()}/cwd")
+    if parent and not (build_dir and os.path.realpath(parent) == os.path.realpath(build_dir)):
+        return parent
+    return os.environ.get("PWD") or os.getcwd()
+
+
+# Meson keeps option names that start with a language (cuda is one) and takes such a -D without a word.
+MISSPELLED = {"cuda_major": "cuda-major", "cuda_path": "cuda-path"}
+
+
+def misspelled(args: list[str]) -> None:
+    """Refuse a ``-Dcuda_major=N`` (or ``cuda_major = N`` as meson-private/cmd_line.txt keeps it) in ``args``."""
+    for arg, after in zip(args, [*args[1:], ""]):
+        name, _, value = (after if arg == "-D" else arg.removeprefix("-D")).partition("=")
+        if name.strip() in MISSPELLED and value:
+            right = f"-D{MISSPELLED[name.strip()]}={value.strip()}"
+            raise ProbeError(
+                f"-D{name.strip()} is no option of cuda-core: Meson takes it and ignores it (it keeps names that "
+                f"start with a language, and cuda is one), so the build would not be for what you asked: use {right} "
+                f"(pip and uv: -Csetup-args={right})"
+            )
 
 
 def setup_args(settings: ConfigSettings) -> list[str]:
@@ -65,4 +88,5 @@ def meson_option(settings: ConfigSettings, name: str, default: str) -> str:
 
 def from_settings(settings: ConfigSettings) -> Request:
     """The request of a PEP 517 build."""
-    return Request(meson_option(settings, "cuda-path", ""), meson_option(settings, "cuda-major", "auto"))
+    path, major = meson_option(settings, "cuda-path", ""), meson_option(settings, "cuda-major", "auto")
+    return Request(path, major, where=invocation_dir())

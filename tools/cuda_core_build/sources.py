@@ -1,17 +1,26 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The package's sources by content, for plain ninja: ``sources.py list|check|cython ...``. Stdlib only.
+"""The check every ninja run starts with, and the Cython wrapper: ``sources.py list|check|cython``. Stdlib only.
 
-ninja rebuilds an output only when an input's mtime is newer than it, so a source restored with an
-older mtime (``cp -p``, ``rsync -a``, ``tar -x``, a backup, an editor's revert) would never be
-compiled again. So every ninja run starts with ``check`` (an always-stale step of
-cuda-config/sources/meson.build): it hashes each file under cuda_core/ whose stat moved, and keeps
-one stamp per file in BUILDDIR/cuda-config/sources/, rewritten only when the file's content changed.
-``cython`` runs Cython for the build and puts those stamps in its depfile in place of the package's
-own files, so a Cython step reruns exactly when the content of a file it read changed, whatever the
-mtimes say; it writes the generated C++ only when it changed, so a Cython step that made the same
-code (a touched .pyx) compiles nothing. ninja's ``restat`` (Meson's custom steps have it) then
-drops every step whose inputs kept their content, and a no-op build runs ``check`` alone.
+No tool does this for us. ninja rebuilds an output only when an input's mtime is newer than it, so
+a file restored with an older mtime (``cp -p``, ``tar -x``, an editor's revert, a toolkit upgraded
+in place) is never compiled again; it takes no lock on a build directory, and two ninja at once
+damage its deps log, which its own recovery then leaves damaged for every later build; and it
+reads another version's build log as new. So ``check``, an always-stale step that every other step
+waits on (Meson's custom steps have ``restat``), first stops this ninja in one line, before it
+writes its logs, when another ninja builds the directory or a ninja of another version runs it;
+repairs the deps log and says when ninja's log was lost; then compares every input by stat, and
+by sha256 where the stat moved, and rewrites a stamp only when a content changed:
+
+- one stamp per file of cuda_core/ (Cython's depfiles name these in place of the sources);
+- ``environment``: every input the record lists (headers, cuda-bindings' and Cython's files, the
+  compiler, Python, ninja), their directories and the links on the way, by stat: when one moved,
+  steps.py ``lay_out`` runs, compares them by content and lays out what the compiles read;
+- ``compiler``: the C++ compiler PATH gives now (the compile commands name it bare).
+
+Plain ``ninja -C``, an editable import and pip so see the same truth, and a no-op build runs
+``check`` alone. ``cython`` runs Cython, names those stamps in its depfile and writes its C++ only
+when it changed, so a Cython step that made the same code compiles nothing.
 """
 
 from __future__ import annotations
@@ -21,105 +30,34 @@ import hashlib
 import io
 import json
 import os
-import re
-import select
 import shutil
+import struct
+import subprocess
 import sys
-import time
 from pathlib import Path
 
-SOURCE_ROOT = Path(__file__).resolve().parents[2]
-PACKAGE_ROOT = SOURCE_ROOT / "cuda_core"
-STAMPS = Path("cuda-config") / "sources"  # in the build directory
-CACHE = Path("cuda-config") / "sources.json"  # each file's stat and sha256 when last hashed
-COMPILER = "compiler"  # the stamp of the compiler PATH gives, beside the files' stamps
-LAUNCHERS = ("ccache", "sccache")  # what Meson puts before the compiler (steps.py's list)
-ESCAPES = str.maketrans({"\\": "\\\\", " ": "\\ ", "#": "\\#", "$": "$$"})
+if __name__ == "__main__":  # run by Meson as a script: the package is beside this file
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from cuda_core_build import common  # noqa: E402
+
+SOURCE_ROOT = common.PACKAGE_ROOT.parent
+CONFIG = Path("cuda-config")
+STAMPS = CONFIG / "sources"  # in the build directory
+CACHE = CONFIG / "sources.json"  # each file's stat and sha256 when last hashed; the deps log's checked part
+CLAIM = CONFIG / "ninja.pid"  # the ninja building the directory now: "PID START-TIME"
+COMPILER, ENVIRONMENT = "compiler", "environment"  # the stamps beside the files'
+DEPS_HEADER = b"# ninjadeps\n" + struct.pack("=i", 4)  # ninja's deps log, version 4 (ninja 1.10 to 1.13)
+MAX_RECORD = (1 << 19) - 1  # the largest record ninja reads
 
 
-def tracked() -> list[Path]:
-    """Every file of the package's source tree, cuda_core/ (caches left out)."""
-    return sorted(p for p in PACKAGE_ROOT.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+class Stop(Exception):
+    """This ninja must stop before it writes ninja's logs; the message says why and what to run."""
 
 
 def stamp_name(path: Path) -> str:
     """The stamp of a file under cuda_core/: its path there with '+' for '/', cuda+core+_context.pyx."""
-    return "+".join(path.relative_to(PACKAGE_ROOT).parts)
-
-
-def hashed(build_dir: Path) -> tuple[dict[str, list], dict[str, list]]:
-    """Each tracked file's stat and sha256 now (hashing only the files whose stat moved), and the cache."""
-    try:
-        cache = json.loads((build_dir / CACHE).read_text())
-    except (OSError, ValueError):
-        cache = {}
-    fresh = {}
-    for path in tracked():
-        key, st = stamp_name(path), path.stat()
-        now = [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
-        known = cache.get(key)
-        fresh[key] = [*now, known[5] if known and known[:5] == now else hashlib.sha256(path.read_bytes()).hexdigest()]
-    return fresh, cache
-
-
-def ninja_running_this() -> int | None:
-    """The pid of the ninja that runs this step (an ancestor named ninja), or None (not Linux, not ninja)."""
-    pid = os.getppid()
-    for _ in range(4):
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-        except OSError:
-            return None
-        name, fields = stat[stat.index("(") + 1 : stat.rindex(")")], stat[stat.rindex(")") + 2 :].split()
-        if name.startswith("ninja"):
-            return pid
-        pid = int(fields[1])
-    return None
-
-
-def running(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2 :].split()[0] not in "ZX"
-
-
-def hold_build_dir(build_dir: Path) -> None:
-    """Hold BUILDDIR's ninja lock until the ninja running this step exits, waiting for any other.
-
-    Two plain ``ninja -C`` at once in one build directory both append to ninja's logs and its deps
-    log, which can leave them damaged. Every build starts with this step, and nothing that writes
-    waits on nothing else; so a second ninja waits here, saying so, until the first is done. A
-    process of its own holds the lock (detached from ninja's pipes, which ninja waits on) and lets
-    it go when that ninja exits, however it exits."""
-    ninja = ninja_running_this()
-    if ninja is None:
-        return
-    lock_path = build_dir / "cuda-config" / "ninja.lock"
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
-    held, holding = os.pipe()
-    if os.fork() == 0:  # the holder
-        try:
-            os.setsid()
-            quiet = os.open(os.devnull, os.O_RDWR)
-            for fd in (0, 1, 2):
-                os.dup2(quiet, fd)
-            os.close(held)
-            lock = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            os.write(holding, b"1")
-            os.close(holding)
-            while running(ninja):
-                time.sleep(0.02)
-        finally:
-            os._exit(0)
-    os.close(holding)
-    ready, _, _ = select.select([held], [], [], 0.5)
-    if not ready:
-        print(f"cuda-core: waiting for another ninja in {build_dir} to finish", flush=True)
-    os.read(held, 1)
-    os.close(held)
+    return "+".join(path.relative_to(common.PACKAGE_ROOT).parts)
 
 
 def stamp_text(name: str, sha: str) -> str:
@@ -128,55 +66,171 @@ def stamp_text(name: str, sha: str) -> str:
     return f"/* {sha} */\n" if name.endswith((".cpp", ".hpp", ".h")) else f"{sha}\n"
 
 
-def check(build_dir: Path, compiler: list[str]) -> None:
-    """Rewrite the stamp of each file whose content changed, and the compiler's when PATH's moved."""
-    hold_build_dir(build_dir)
-    fresh, cache = hashed(build_dir)
-    for name, values in fresh.items():
-        write_if_changed(build_dir / STAMPS / name, stamp_text(name, values[5]).encode())
-    if fresh != cache:
-        write_if_changed(build_dir / CACHE, (json.dumps(fresh) + "\n").encode())
-    write_if_changed(build_dir / STAMPS / COMPILER, compiler_stamp(compiler).encode())
+def read_json(path: Path) -> dict:
+    try:
+        found = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def stamps(build_dir: Path, cache: dict, compiler: list[str]) -> dict[str, str]:
+    """Every stamp's content now: each package file's (hashing only those whose stat moved), the
+    environment's and the compiler's. Records each file's stat and sha256 in ``cache["files"]``."""
+    known = cache.get("files", {})
+    cache["files"] = fresh = {}
+    for path in common.package_files():
+        name = stamp_name(path)
+        fresh[name] = common.hashed(path, known.get(name))
+    texts = {name: stamp_text(name, values[5]) for name, values in fresh.items()}
+    return texts | {ENVIRONMENT: environment_stamp(build_dir), COMPILER: compiler_stamp(compiler)}
+
+
+def environment_stamp(build_dir: Path) -> str:
+    """The stat of every input the environment's record lists, of their directories and of each link on
+    the way (steps.py writes the list, stats.json): it moves whenever one of them can have changed."""
+    stats = read_json(build_dir / CONFIG / "stats.json")
+    files, links = stats.get("files", {}), stats.get("links", {})
+    lines = [f"{p} {common.fingerprint(p)}" for p in sorted({*files, *(os.path.dirname(p) for p in [*files, *links])})]
+    lines += [f"{link} -> {common.readlink(link)}" for link in sorted(links)]
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest() + "\n"
 
 
 def compiler_stamp(compiler: list[str]) -> str:
     """The C++ compiler the build's commands run now: the driver PATH gives (they name it bare, as Meson
     found it), by real path and stat. A change makes the environment's check hash it again (steps.py)."""
-    driver = next((part for part in compiler if Path(part).name not in LAUNCHERS), "")
+    driver = next((part for part in compiler if Path(part).name not in common.LAUNCHERS), "")
     found = shutil.which(driver) if driver else None
     if not found:
         return f"{driver}: not found\n"
-    real = os.path.realpath(found)
-    st = os.stat(real)
-    return f"{found} -> {real}: {st.st_dev} {st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}\n"
+    return f"{found} -> {os.path.realpath(found)}: {common.fingerprint(os.path.realpath(found))}\n"
+
+
+def claimant(build_dir: Path) -> int | None:
+    """The pid of the ninja that claimed ``build_dir`` and still runs, if any (an editable import waits for it)."""
+    other = (read_text(build_dir / CLAIM) or "").split()
+    if len(other) == 2 and other[0].isdigit():
+        found = common.process(int(other[0]))
+        return int(other[0]) if found and found[2] == other[1] else None
+    return None
+
+
+def claim(build_dir: Path, ninja: tuple[int, str]) -> None:
+    """Name this ninja as the one building ``build_dir``; Stop if another is: ninja takes no lock, and
+    two at once both append to its deps log, with node numbers each counted alone."""
+    fd = os.open(build_dir / CLAIM, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        other = claimant(build_dir)
+        if other is not None and other != ninja[0]:
+            raise Stop(
+                f"another ninja (pid {other}) is building {build_dir}: this one stops before it writes "
+                f"ninja's logs, which two ninja at once damage; run it again when that one is done"
+            )
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{ninja[0]} {ninja[1]}\n".encode())
+    finally:
+        os.close(fd)
+
+
+def same_ninja(build_dir: Path, pid: int, recorded: list[str]) -> None:
+    """Stop a ninja of another version than the one the build directory was set up with: the two read
+    each other's build log as new, so each would run every step again."""
+    running = common.ninja_executable(pid)
+    if not recorded or not running or os.path.realpath(running) == recorded[0]:
+        return
+    try:
+        theirs = subprocess.run([running, "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return
+    if theirs and recorded[1] and theirs != recorded[1]:
+        raise Stop(
+            f"ninja {theirs} ({running}) runs {build_dir}, which was set up with ninja {recorded[1]} "
+            f"({recorded[0]}): each reads the other's build log as new and would run every step again, so this "
+            f"one stops before it does: run {recorded[0]} -C {build_dir}"
+        )
+
+
+def check_deps_log(build_dir: Path, known: list[int] | None) -> tuple[list[int] | None, str]:
+    """Check ninja's deps log past its part checked before (``known``: inode, offset, path records), and
+    cut it before the first record a second writer damaged. ninja's own recovery cuts it after that
+    record, so every later build warns 'premature end of file' again and compiles everything; this
+    ninja loaded the part before it, so what it appends follows on. Returns the new state and a line."""
+    path = build_dir / ".ninja_deps"
+    try:
+        st = path.stat()
+        _, offset, nodes = known if known and known[0] == st.st_ino and known[1] <= st.st_size else (0, 0, 0)
+        if offset == st.st_size:
+            return known, ""
+        with path.open("rb") as log:
+            log.seek(offset)
+            data = log.read()
+    except OSError:
+        return None, ""
+    position = 0
+    if not offset:
+        if not data.startswith(DEPS_HEADER):
+            return None, ""  # another format: ninja starts it over itself
+        position = len(DEPS_HEADER)
+    while position + 4 <= len(data):
+        (size,) = struct.unpack_from("=I", data, position)
+        deps, size, end = size >> 31, size & 0x7FFFFFFF, position + 4 + (size & 0x7FFFFFFF)
+        if end > len(data) or size > MAX_RECORD:
+            break  # cut short (a crash): ninja's recovery cuts it where it should
+        if deps:  # output, mtime, then the inputs by number: each a path record before it
+            ids = struct.unpack_from(f"={size // 4}i", data, position + 4)[3:] if size % 4 == 0 else [-1]
+            whole = all(0 <= i < nodes for i in ids)
+        else:  # a path, then its number as a checksum: the number of path records before it
+            whole = size > 4 and ~struct.unpack_from("=I", data, end - 4)[0] & 0xFFFFFFFF == nodes
+            nodes += whole
+        if not whole:
+            with path.open("r+b") as log:
+                log.truncate(offset + position)
+            return [st.st_ino, offset + position, nodes], (
+                f"cuda-core: ninja's deps log in {build_dir} was damaged at byte {offset + position} (two ninja at "
+                f"once, or a ninja killed mid-write): cut there; what it lost is compiled again this once"
+            )
+        position = end
+    return [st.st_ino, offset + position, nodes], ""
+
+
+def check(build_dir: Path, compiler: list[str]) -> None:
+    """Stop a second or foreign ninja, mend ninja's logs, and rewrite each stamp whose content changed."""
+    cache = read_json(build_dir / CACHE)
+    ninja = common.ninja_running_this()
+    if ninja:
+        same_ninja(build_dir, ninja[0], read_json(build_dir / CONFIG / "stats.json").get("ninja", []))
+        claim(build_dir, ninja)
+    deps, said = check_deps_log(build_dir, cache.get("deps_log"))
+    if cache and not (build_dir / ".ninja_log").is_file():
+        said = f"cuda-core: ninja's build log in {build_dir} is gone (removed, or another ninja version's): every step runs once again"
+    print(said, end="\n" * bool(said), flush=True)
+    texts = stamps(build_dir, cache, compiler)
+    for name, text in texts.items():
+        common.write_if_changed(build_dir / STAMPS / name, text)
+    common.write_if_changed(build_dir / CACHE, json.dumps(cache | {"deps_log": deps}) + "\n")
+    common.write_if_changed(build_dir / STAMPS / "checked", "")
 
 
 def changed(build_dir: Path, compiler: list[str]) -> list[str]:
-    """The stamps ``check`` would rewrite (files whose content changed, the compiler); writes nothing."""
-    stamps = build_dir / STAMPS
-    now = {name: stamp_text(name, values[5]) for name, values in hashed(build_dir)[0].items()}
-    now[COMPILER] = compiler_stamp(compiler)
-    return [name for name, text in now.items() if not (stamps / name).is_file() or (stamps / name).read_text() != text]
+    """The stamps ``check`` would rewrite; writes nothing (a read-only build directory)."""
+    texts = stamps(build_dir, read_json(build_dir / CACHE), compiler)
+    return [name for name, text in texts.items() if read_text(build_dir / STAMPS / name) != text]
 
 
-def write_if_changed(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` (atomically) unless it already holds it: its mtime moves only on a change."""
+def read_text(path: Path) -> str | None:
     try:
-        if path.read_bytes() == data:
-            return
+        return path.read_text()
     except OSError:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}")
-    partial.write_bytes(data)
-    os.replace(partial, path)
+        return None
 
 
 def cython(arguments: list[str]) -> int:
     """Run Cython (``python -m cython ARGUMENTS``, -o OUT and -M among them) from the build directory; keep
     OUT as it was when the code is the same, and name the stamps of the package's files in OUT.dep.
-    With CUDA_CORE_CYTHON_CACHE set, a step whose inputs hold content Cython has seen takes its output
-    from there (cython_cache.py)."""
-    import cython_cache  # beside this file, which Meson runs as a script (editable.py loads it without)
+    A step whose inputs hold content Cython has seen takes its output from the cache (cython_cache.py)."""
+    from cuda_core_build import cython_cache
 
     out = Path(arguments[arguments.index("-o") + 1])
     depfile = out.with_name(out.name + ".dep")
@@ -184,8 +238,8 @@ def cython(arguments: list[str]) -> int:
     hit = cache.lookup() if cache else None
     if hit:
         sys.stderr.write(hit.messages)
-        write_if_changed(out, hit.code)
-        write_depfile(depfile, os.path.relpath(out).translate(ESCAPES), hit.depends)
+        common.write_if_changed(out, hit.code)
+        common.write_depfile(depfile, os.path.relpath(out), hit.depends)
         return 0
     previous = out.with_name(out.name + ".previous")
     if out.is_file():
@@ -197,10 +251,9 @@ def cython(arguments: list[str]) -> int:
     if previous.is_file() and out.is_file() and previous.read_bytes() == out.read_bytes():
         os.replace(previous, out)  # the same code, with its old mtime: ninja's restat compiles nothing
     previous.unlink(missing_ok=True)
-    target, _, deps = depfile.read_text().replace("\\\n", " ").partition(": ")
-    tokens = [re.sub(r"\\(.)", r"\1", t).replace("$$", "$") for t in re.findall(r"(?:\\.|\$\$|[^\s\\])+", deps)]
+    target, tokens = common.read_depfile(depfile.read_text())
     named = [stamp_of(token) for token in tokens]
-    write_depfile(depfile, target, named)
+    common.write_depfile(depfile, target, named)
     if cache:
         cache.store(out.read_bytes(), named, messages)
     return 0
@@ -238,24 +291,25 @@ def run_cython(arguments: list[str]) -> tuple[int, str]:
     return 0, out.kept.getvalue() + err.kept.getvalue()
 
 
-def write_depfile(depfile: Path, target: str, depends: list[str]) -> None:
-    write_if_changed(depfile, f"{target}: {' '.join(d.translate(ESCAPES) for d in depends)}\n".encode())
-
-
 def stamp_of(dependency: str) -> str:
     """The stamp that stands for ``dependency`` in a depfile, if it is a file of the package; else itself."""
     real = Path(os.path.realpath(dependency))
-    if PACKAGE_ROOT in real.parents and (STAMPS / stamp_name(real)).is_file():
+    if common.PACKAGE_ROOT in real.parents and (STAMPS / stamp_name(real)).is_file():
         return str(STAMPS / stamp_name(real))
     return dependency
 
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["list"]:
-        print("\n".join([*(stamp_name(path) for path in tracked()), COMPILER]))
+        print("\n".join([*(stamp_name(path) for path in common.package_files()), COMPILER, ENVIRONMENT]))
         return 0
     if argv[:1] == ["check"] and len(argv) >= 2:
-        check(Path(argv[1]), [part.removeprefix("--compiler=") for part in argv[2:] if part.startswith("--compiler=")])
+        compiler = [part.removeprefix("--compiler=") for part in argv[2:] if part.startswith("--compiler=")]
+        try:
+            check(Path(argv[1]), compiler)
+        except Stop as stop:
+            print(f"cuda-core: {stop}", file=sys.stderr, flush=True)
+            return 1
         return 0
     if argv[:1] == ["cython"]:
         return cython(argv[1:])

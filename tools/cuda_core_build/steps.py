@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -20,15 +21,12 @@ from typing import NoReturn
 if __name__ == "__main__":  # run by Meson as a script: the package is beside this file
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from cuda_core_build import facts, probe, record  # noqa: E402
-from cuda_core_build.request import ProbeError, Request  # noqa: E402
+from cuda_core_build import common, facts, probe, record, sources  # noqa: E402
+from cuda_core_build.request import ProbeError, Request, invocation_dir, misspelled  # noqa: E402
 
 PACKAGE = facts.REPO_ROOT / "cuda_core" / "cuda" / "core"
 STAMPS = ("environment.json", "cython.stamp", "cyutility.stamp", "toolchain.h")
-RECHECK = "recheck"  # in cuda-config/: an editable import touches it when an input's stat moved
 ODD = {"\\": "a backslash", "\n": "a newline"}  # what a depfile cannot name
-LAUNCHERS = ("ccache", "sccache")  # compiler launchers Meson puts before the compiler when PATH has one
-DEPFILE_ESCAPES = str.maketrans({"\\": "\\\\", " ": "\\ ", "#": "\\#", "$": "$$"})
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -57,7 +55,7 @@ def header_closure(compiler: list[str], toolkit: probe.Toolkit) -> dict[str, str
     try:
         result = subprocess.run(command, input=source, capture_output=True, text=True, timeout=300)
     except (OSError, subprocess.TimeoutExpired) as err:  # Meson keeps the launcher it found on PATH at setup
-        gone = next((part for part in compiler[:1] if Path(part).name in LAUNCHERS and not shutil.which(part)), "")
+        gone = next((p for p in compiler[:1] if Path(p).name in common.LAUNCHERS and not shutil.which(p)), "")
         folder = next((part for part in compiler if Path(part).is_dir()), "")
         fix = (
             f"{gone} from setup is gone: restore it, or set the build dir up again (meson setup --wipe)"
@@ -74,8 +72,7 @@ def header_closure(compiler: list[str], toolkit: probe.Toolkit) -> dict[str, str
             f"point CUDA_PATH or -Dcuda-path at a complete CUDA toolkit"
         )
     closure = {header: str(Path(toolkit.sources[header]) / header) for header in facts.REQUIRED_HEADERS}
-    tokens = re.findall(r"(?:\\.|\$\$|[^\s\\])+", result.stdout.replace("\\\n", " ").split(": ", 1)[-1])
-    for dependency in (os.path.realpath(re.sub(r"\\(.)", r"\1", t).replace("$$", "$")) for t in tokens):
+    for dependency in map(os.path.realpath, common.read_depfile(result.stdout)[1]):
         given = next((d for d in toolkit.include_dirs if dependency.startswith(os.path.realpath(d) + os.sep)), None)
         if given:
             name = Path(os.path.relpath(dependency, os.path.realpath(given))).as_posix()
@@ -85,7 +82,7 @@ def header_closure(compiler: list[str], toolkit: probe.Toolkit) -> dict[str, str
 
 def compiler_files(compiler: list[str]) -> dict[str, str]:
     """The files that are the C++ compiler: its driver as PATH finds it now (past ccache), and cc1plus."""
-    driver = shutil.which(next((part for part in compiler if Path(part).name not in LAUNCHERS), ""))
+    driver = shutil.which(next((part for part in compiler if Path(part).name not in common.LAUNCHERS), ""))
     if not driver:
         return {}
     cc1plus = subprocess.run([*compiler, "-print-prog-name=cc1plus"], capture_output=True, text=True).stdout.strip()
@@ -122,7 +119,7 @@ def links_on_the_way(path: str) -> dict[str, str]:
     while pending and len(found) < 64:
         part = pending.pop(0)
         candidate = current.parent if part == ".." else current / part
-        target = record.readlink(str(candidate)) if part not in (".", "..") else None
+        target = common.readlink(str(candidate)) if part not in (".", "..") else None
         if target is None:
             current = current if part == "." else candidate
         else:
@@ -133,8 +130,8 @@ def links_on_the_way(path: str) -> dict[str, str]:
 
 
 def configured_ninja() -> str | None:
-    """The ninja of this build: $NINJA, else the one beside the build's Python (a venv's), else PATH's first that
-    is not a pyenv shim (a script that runs whichever ninja the pyenv version selected then has, or none)."""
+    """The ninja of this build: $NINJA, else the one beside the build's Python (a venv's), else PATH's first, a
+    pyenv shim resolved as the shell resolves it now (``pyenv which``; one that runs none is passed over)."""
     if os.environ.get("NINJA"):
         return shutil.which(os.environ["NINJA"])
     beside = Path(sys.executable).parent / "ninja"
@@ -142,43 +139,22 @@ def configured_ninja() -> str | None:
         return str(beside)
     for directory in os.environ.get("PATH", "").split(os.pathsep):
         found = shutil.which("ninja", path=directory) if directory else None
-        if found and b"pyenv" not in Path(found).read_bytes()[:4096]:
+        head = Path(found).read_bytes()[:4096].decode(errors="replace") if found else ""
+        if "pyenv" in head:  # a shim: what it runs now, else nothing
+            shim = re.search(r'^exec "([^"]+/libexec/pyenv)" exec', head, re.M)
+            which = subprocess.run([shim.group(1), "which", "ninja"], capture_output=True, text=True) if shim else None
+            found = which.stdout.strip() if which and which.returncode == 0 else None
+        if found:
             return found
     return None
 
 
-def running_ninja() -> str | None:
-    """The ninja running this step (Meson may wrap it in a process of its own): the nearest such ancestor."""
-    pid = os.getppid()
-    for _ in range(3):
-        try:
-            exe = os.readlink(f"/proc/{pid}/exe")
-            if Path(exe).name.startswith(("ninja", "samu")):
-                return exe
-            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            return None
-    return None
-
-
-def ninja_version(ninja: str) -> str:
-    result = subprocess.run([ninja, "--version"], capture_output=True, text=True)
-    return result.stdout.strip() if result.returncode == 0 else "?"
-
-
-def other_ninja(found: record.Record, build_dir: Path) -> str:
-    """One line when a ninja of another version than the build's runs it: its log reads as new, every step runs."""
-    recorded, running = found.inputs.get("ninja", {}).get("ninja", [None])[0], running_ninja()
-    if not recorded or not running or os.path.realpath(running) == recorded:
+def ninja_version(ninja: str | None) -> str:
+    try:
+        result = subprocess.run([ninja or "ninja", "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
         return ""
-    ours, theirs = ninja_version(recorded), ninja_version(running)
-    if ours == theirs:
-        return ""
-    return (
-        f"cuda-core: ninja {theirs} ({running}) runs {build_dir.name}, which was set up with ninja {ours}: another "
-        f"version's build log is not read, so every step runs again; run {recorded} -C {build_dir}, or put its "
-        f"directory first on PATH"
-    )
+    return result.stdout.strip() if result.returncode == 0 else ""
 
 
 def check_directory_name(build_dir: Path, toolkit: probe.Toolkit, request: Request) -> None:
@@ -201,8 +177,8 @@ def through_links_gone(pin: record.Record) -> record.Record:
     real = {d: os.path.dirname(pin.inputs["header"][h][0]) for h, d in pin.sources.items() if h in pin.inputs["header"]}
     if not all((Path(real.get(d, d)) / h).is_file() for h, d in pin.sources.items()):
         return pin
-    sources = {h: real.get(d, d) for h, d in pin.sources.items()}
-    return dataclasses.replace(pin, include_dirs=[real.get(d, d) for d in pin.include_dirs], sources=sources)
+    given = {h: real.get(d, d) for h, d in pin.sources.items()}
+    return dataclasses.replace(pin, include_dirs=[real.get(d, d) for d in pin.include_dirs], sources=given)
 
 
 def derive(
@@ -240,11 +216,11 @@ def derive(
                     f"the path of {role} input {name} ({path!r}) holds {next(ODD[c] for c in ODD if c in path)}, which "
                     f"ninja cannot track: make a link to its directory whose path has none, and point the build at the link"
                 )
-            real, now = os.path.realpath(path), record.fingerprint(path)
-            sha = cached[real][5] if real in cached and cached[real][:5] == now else sha256_of(real)
-            inputs[role][name] = [real, sha]
-            stats["files"][real] = [*(now or []), sha]
+            real = os.path.realpath(path)
+            stats["files"][real] = common.hashed(real, cached.get(real), digest=sha256_of)
+            inputs[role][name] = [real, stats["files"][real][5]]
             stats["links"].update(links_on_the_way(path))
+    stats["ninja"] = [os.path.realpath(ninja), ninja_version(ninja)] if ninja else []
     return record.Record(
         request={"cuda_path": request.cuda_path, "cuda_major": request.cuda_major}, compiler=compiler,
         python_prefix=os.path.realpath(sys.prefix), cuda_version=toolkit.cuda_version, found_via=toolkit.found_via,
@@ -255,7 +231,7 @@ def derive(
 
 
 def environment(args: argparse.Namespace, pin_required: bool) -> tuple[record.Record, str]:
-    """Derive and record the environment for configure or check; the line that says what changed."""
+    """Derive and record the environment for configure or lay_out; the line that says what changed."""
     build_dir = args.build_dir.absolute()
     try:
         old = record.read(build_dir) if pin_required or (build_dir / record.CONFIG / record.RECORD).is_file() else None
@@ -263,9 +239,17 @@ def environment(args: argparse.Namespace, pin_required: bool) -> tuple[record.Re
         raise ProbeError(str(err)) from None
     same = old and old.request == {"cuda_path": args.cuda_path, "cuda_major": args.cuda_major}
     pin = old if pin_required or same and old.python_prefix == os.path.realpath(sys.prefix) else None
-    found, stats = derive(build_dir, Request(args.cuda_path, args.cuda_major), args.compiler, pin, pin_required)
+    request = Request(args.cuda_path, args.cuda_major, where=invocation_dir(build_dir))
+    found, stats = derive(build_dir, request, args.compiler, pin, pin_required)
+    nvidias = os.environ.get("CUDA_CORE_BUILD_MAJOR", "").strip()  # NVIDIA's setuptools build's variable
+    if not pin_required and nvidias and args.cuda_major == "auto" and nvidias != str(found.major):
+        raise ProbeError(
+            f"CUDA_CORE_BUILD_MAJOR={nvidias} asks for CUDA {nvidias}, but the headers found (via {found.found_via}) "
+            f"are CUDA {found.major}.{found.minor}, and this build takes its major from -Dcuda-major: use "
+            f"-Dcuda-major={nvidias} (pip and uv: -Csetup-args=-Dcuda-major={nvidias})"
+        )
     record.write(build_dir, found)
-    record.write_if_changed(build_dir / record.CONFIG / record.STATS, json.dumps(stats) + "\n")
+    common.write_if_changed(build_dir / record.CONFIG / record.STATS, json.dumps(stats) + "\n")
     changed = "; ".join(record.changes(old, found) if old else [])
     return found, f"cuda-core: the build's environment changed: {changed}: what reads it is rebuilt" if changed else ""
 
@@ -274,14 +258,16 @@ def configure(args: argparse.Namespace) -> None:
     """Record the environment, and print its summary, the step's outputs and what changed, for Meson."""
     config = args.build_dir.absolute() / record.CONFIG
     try:
+        given = Path(f"/proc/{os.getppid()}/cmdline").read_bytes().decode(errors="replace").split("\0")
+        with contextlib.suppress(OSError):  # after a setup, `meson configure -D...` keeps them here
+            given += (args.build_dir / "meson-private" / "cmd_line.txt").read_text().splitlines()
+        misspelled(given)
         found, changed = environment(args, pin_required=False)
     except ProbeError as err:
         setup = [(args.build_dir / name).is_file() for name in ("meson-private/cmd_line.txt", "build.ninja")]
         wiped = setup == [True, False] and not (config / record.RECORD).is_file()  # by `meson setup --wipe`
         gone = f" ({args.build_dir.name} was emptied by `meson setup --wipe` before this check: its previous build is gone and is rebuilt in full once this is fixed)"
         raise ProbeError(f"{err}{gone if wiped else ''}") from None
-    if not (config / RECHECK).exists():  # created once, never touched by the check that reads it
-        (config / RECHECK).write_text("")
     outputs = " ".join([*STAMPS, *facts.REQUIRED_HEADERS, *found.compat])
     print(f"{found.summary()}\n{outputs}\n{changed}\n{compiler_through_a_link(args.compiler, args.build_dir)}")
 
@@ -301,10 +287,9 @@ def compiler_through_a_link(compiler: list[str], build_dir: Path) -> str:
     return ""
 
 
-def check(args: argparse.Namespace) -> None:
-    """Lay the environment out in cuda-config/, and say what makes ninja run this again."""
+def lay_out(args: argparse.Namespace) -> None:
+    """Lay the environment out in cuda-config/: ninja runs this when sources.py's stamp of its stats moved."""
     found, changed = environment(args, pin_required=True)
-    changed = "\n".join(filter(None, (other_ninja(found, args.build_dir.absolute()), changed)))
     print(changed, end="\n" * bool(changed), flush=True)
     config = args.build_dir.absolute() / record.CONFIG
     # The headers and _compat variants by name; of bindings and Cython, their .pxd and .pxi files alone, no stale one.
@@ -314,48 +299,35 @@ def check(args: argparse.Namespace) -> None:
         pxd = {n: p for n, (p, _) in found.inputs[role].items() if n.endswith((".pxd", ".pxi"))}
         copies |= {f"{role}/{name.removeprefix(top)}": path for name, path in pxd.items()}
     for name, path in copies.items():
-        record.write_if_changed(config / name, Path(path).read_bytes())
+        common.write_if_changed(config / name, Path(path).read_bytes())
     old = [p for role in ("bindings", "cython") for p in (config / role).rglob("*") if p.is_file()]
     for stale in (p for p in old if p.relative_to(config).as_posix() not in copies):
         stale.unlink(missing_ok=True)  # another check at once may have taken it
-    if record.readlink(str(config / "source")) != str(PACKAGE):  # included .pxi files: one name anywhere
+    if common.readlink(str(config / "source")) != str(PACKAGE):  # included .pxi files: one name anywhere
         partial = config / f".source.{os.getpid()}"  # made aside and renamed: two checks at once both succeed
         partial.unlink(missing_ok=True)
         partial.symlink_to(PACKAGE)
         os.replace(partial, config / "source")
-    record.write_if_changed(config / "cython.stamp", found.digest("cython", "bindings") + "\n")
-    record.write_if_changed(config / "cyutility.stamp", found.digest("cython") + "\n")
+    common.write_if_changed(config / "cython.stamp", found.digest("cython", "bindings") + "\n")
+    common.write_if_changed(config / "cyutility.stamp", found.digest("cython") + "\n")
     extra = tuple(name for name in found.inputs["header"] if name not in facts.REQUIRED_HEADERS)
     toolchain = found.digest("compiler", "python") + (found.digest("header", names=extra) if extra else "")
-    record.write_if_changed(config / "toolchain.h", f"/* cuda-core: compiler, Python and headers: {toolchain} */\n")
-    # Rerun when an input, its or a link's directory, the recheck file or a source moves (a source: for PATH's g++).
-    stats = record.read_stats(args.build_dir)
-    watched = {str(config / RECHECK), *map(str, package_sources()), *(os.path.dirname(link) for link in stats["links"])}
-    watched |= {path for real in stats["files"] for path in (real, os.path.dirname(real))}
-    write_depfile(args.depfile, args.target, sorted(watched))
-
-
-def write_depfile(path: Path, target: str | Path, inputs: list[str] | list[Path]) -> None:
-    """The depfile ``path``: ``target`` depends on ``inputs``, escaped as ninja reads them."""
-    escaped = [str(p).translate(DEPFILE_ESCAPES) for p in [target, *inputs]]
-    record.write_if_changed(path, f"{escaped[0]}: {' '.join(escaped[1:])}\n")
-
-
-def package_sources() -> list[Path]:
-    return sorted(p for p in (facts.REPO_ROOT / "cuda_core").rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    common.write_if_changed(config / "toolchain.h", f"/* cuda-core: compiler, Python and headers: {toolchain} */\n")
 
 
 def build_info(args: argparse.Namespace) -> None:
     """_build_info.py: the record's facts, the build's options, the version, a digest of the sources."""
-    sources, digest, root = package_sources(), hashlib.sha256(), facts.REPO_ROOT / "cuda_core"
-    for path in sources:
+    files, digest, root = common.package_files(), hashlib.sha256(), common.PACKAGE_ROOT
+    for path in files:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     values = {**record.read(args.build_dir).facts(), "buildtype": args.buildtype, "coverage": args.coverage == "true"}
     text = '"""What this build of cuda.core was built for, written at build time."""\n\n'
     text += f"version = {args.package_version!r}\n" + "".join(f"{k} = {v!r}\n" for k, v in values.items())
     text += f"source_digest = {digest.hexdigest()!r}  # sha256 of the cuda_core/ sources\n"
-    record.write_if_changed(args.out, text)
-    write_depfile(args.depfile, args.out, [Path(record.CONFIG, record.RECORD), *sources])
+    common.write_if_changed(args.out, text)
+    # The sources by their content stamps (the first step's), not by path: a touched one is no change.
+    stamps = [sources.STAMPS / sources.stamp_name(path) for path in files]
+    common.write_depfile(args.depfile, args.out, [Path(record.CONFIG, record.RECORD), *stamps])
 
 
 # Each header's enum of error codes; a documented member: its doxygen comment, then NAME = value.
@@ -374,12 +346,12 @@ def explanations(args: argparse.Namespace) -> None:
             doc = re.sub(r"\\(?:p|e|c|b|a|ref)\s+", "", doc)
             table.setdefault(int(member.group("value"), 0), " ".join(re.sub(r"::(?=\w)", "", doc).split()))
         module = f'"""Explanations of CUDA error codes, generated at build time from {name}."""\n\n'
-        record.write_if_changed(out, module + f"EXPLANATIONS: dict[int, str] = {pprint.pformat(table, width=110)}\n")
-    write_depfile(args.depfile, args.driver_out, [f"{args.include}/{name}" for name in ENUMS])
+        common.write_if_changed(out, module + f"EXPLANATIONS: dict[int, str] = {pprint.pformat(table, width=110)}\n")
+    common.write_depfile(args.depfile, args.driver_out, [f"{args.include}/{name}" for name in ENUMS])
 
 
 def main(argv: list[str]) -> int:
-    steps = {"configure": configure, "check": check, "build_info": build_info, "explanations": explanations}
+    steps = {"configure": configure, "lay_out": lay_out, "build_info": build_info, "explanations": explanations}
     step = argv[0] if argv and argv[0] in steps else "steps"
     parser = OneLineParser(prog=f"cuda_core_build.{step}", description=__doc__.splitlines()[0])
     parser.add_argument("step", choices=steps)
@@ -387,7 +359,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--compiler", action="append", default=[], help="the C++ compiler as Meson runs it")
     parser.add_argument("--cuda-major", default="auto", help="auto, or the CUDA major the headers must have")
     parser.add_argument("--coverage", default="false", choices=("true", "false"))
-    for option in ("--cuda-path", "--target", "--include", "--buildtype", "--package-version"):
+    for option in ("--cuda-path", "--include", "--buildtype", "--package-version"):
         parser.add_argument(option, default="")
     for option in ("--depfile", "--out", "--driver-out", "--runtime-out"):
         parser.add_argument(option, type=Path)

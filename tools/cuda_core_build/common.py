@@ -1,0 +1,104 @@
+# SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
+# SPDX-License-Identifier: Apache-2.0
+"""What the build's scripts share and no tool gives them: writes that keep an unchanged file's mtime
+(ninja's ``restat`` prunes on it), depfiles, stat-then-sha256, the package's files, the ninja that
+runs a step. Standard library only: the editable loader imports it in the user's process."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+from pathlib import Path
+
+PACKAGE_ROOT = Path(__file__).resolve().parents[2] / "cuda_core"
+LAUNCHERS = ("ccache", "sccache")  # what Meson puts before the compiler when PATH has one
+ESCAPES = str.maketrans({"\\": "\\\\", " ": "\\ ", "#": "\\#", "$": "$$"})  # as ninja reads a depfile
+TOKEN = re.compile(r"(?:\\.|\$\$|[^\s\\])+")
+
+
+def write_if_changed(path: Path, data: str | bytes) -> bool:
+    """Write ``data`` atomically unless ``path`` holds it already: an unchanged file keeps its mtime."""
+    payload = data.encode() if isinstance(data, str) else data
+    with contextlib.suppress(OSError):
+        if path.read_bytes() == payload:
+            return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        partial.write_bytes(payload)
+        os.replace(partial, path)
+    except OSError:
+        partial.unlink(missing_ok=True)  # a full disk leaves no half-written file behind
+        raise
+    return True
+
+
+def write_depfile(path: Path, target: str | Path, inputs: list[str] | list[Path]) -> None:
+    """The depfile ``path``: ``target`` depends on ``inputs``, escaped as ninja reads them."""
+    escaped = [str(p).translate(ESCAPES) for p in [target, *inputs]]
+    write_if_changed(path, f"{escaped[0]}: {' '.join(escaped[1:])}\n")
+
+
+def read_depfile(text: str) -> tuple[str, list[str]]:
+    """A depfile's (first) target and its dependencies, unescaped (Cython's and g++'s)."""
+    target, _, deps = text.replace("\\\n", " ").partition(": ")
+    return target, [re.sub(r"\\(.)", r"\1", t).replace("$$", "$") for t in TOKEN.findall(deps)]
+
+
+def fingerprint(path: str | Path) -> list[int] | None:
+    """What moves whenever a file's content can: device, inode, size, mtime, ctime (None if gone)."""
+    with contextlib.suppress(OSError):
+        s = os.stat(path)
+        return [s.st_dev, s.st_ino, s.st_size, s.st_mtime_ns, s.st_ctime_ns]
+    return None
+
+
+def hashed(path: str | Path, known: list | None, digest=lambda p: hashlib.sha256(Path(p).read_bytes()).hexdigest()):
+    """``[*fingerprint, sha256]`` of ``path``: the sha256 of ``known`` while the stat has not moved
+    (an edit that keeps the mtime moves the ctime, as git's index relies on), else hashed again."""
+    now = fingerprint(path)
+    if now is None:
+        raise FileNotFoundError(path)
+    return [*now, known[5] if known and known[:5] == now else digest(path)]
+
+
+def package_files() -> list[Path]:
+    """Every file of the package's source tree, cuda_core/ (caches left out)."""
+    return sorted(p for p in PACKAGE_ROOT.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+
+def readlink(path: str) -> str | None:
+    with contextlib.suppress(OSError):
+        return os.readlink(path)
+    return None
+
+
+def process(pid: int) -> tuple[str, int, str] | None:
+    """A live process's (name, parent pid, start time) from /proc; None if gone, a zombie or unreadable."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return None if fields[0] in "ZX" else (stat[stat.index("(") + 1 : stat.rindex(")")], int(fields[1]), fields[19])
+
+
+def ninja_running_this() -> tuple[int, str] | None:
+    """The ninja (or samu) that runs this step, the nearest such ancestor: (pid, start time); None if none."""
+    pid = os.getppid()
+    for _ in range(4):
+        found = process(pid)
+        if found is None:
+            return None
+        if found[0].startswith(("ninja", "samu")):
+            return pid, found[2]
+        pid = found[1]
+    return None
+
+
+def ninja_executable(pid: int) -> str | None:
+    with contextlib.suppress(OSError):
+        return os.readlink(f"/proc/{pid}/exe")
+    return None
