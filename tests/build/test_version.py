@@ -65,6 +65,19 @@ def test_untagged_tagged_after_a_tag_and_dirty(tmp_path: Path) -> None:
     assert version_of(tmp_path).stdout.strip() == f"{API}+meson.{label(tmp_path)}g{third}.dirty"
 
 
+def test_the_version_writes_nothing_in_the_tree(tmp_path: Path) -> None:
+    """Issue 50: reading the version leaves .git/index as it was, even when its stat data is stale (git
+    status refreshes it unless --no-optional-locks): a build writes nothing in the source tree."""
+    git(tmp_path, "init", "-q")
+    version_of(tmp_path)
+    git(tmp_path, "add", "tools")
+    commit(tmp_path, "a")
+    os.utime(tmp_path / "a", (1, 1))  # the index's stat data of "a" is stale now
+    index = (tmp_path / ".git" / "index").read_bytes()
+    assert version_of(tmp_path).returncode == 0
+    assert (tmp_path / ".git" / "index").read_bytes() == index
+
+
 def test_an_sdist_says_its_pkg_info_version(tmp_path: Path) -> None:
     (tmp_path / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: cuda-core\nVersion: 3.0.2+meson.4\n")
     assert version_of(tmp_path).stdout.strip() == "3.0.2+meson.4"

@@ -41,7 +41,8 @@ def local_label(commit_time: int, tag: str | None, commit: str, dirty: bool = Fa
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
+    """git, reading only: ``git status`` would otherwise refresh .git/index (a read-only tree refuses it)."""
+    return subprocess.run(["git", "--no-optional-locks", "-C", str(root), *args], capture_output=True, text=True)
 
 
 def from_git(root: Path) -> str:
