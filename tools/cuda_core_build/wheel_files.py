@@ -39,7 +39,8 @@ class Wheel:
         self.contents[name] = data
 
     def write(self, path: Path) -> None:
-        """Write the wheel with a fresh RECORD, atomically."""
+        """Write the wheel with a fresh RECORD, atomically; each file 0644, or 0755 where any x bit was set
+        (meson-python copies the source's modes, and tar -x as root keeps an sdist's 0664, pip makes 0644)."""
         record = self.dist_info("RECORD")
         names = [info.filename for info in self.entries if info.filename != record]
         digests = {n: base64.urlsafe_b64encode(hashlib.sha256(self.contents[n]).digest()).rstrip(b"=") for n in names}
@@ -47,6 +48,8 @@ class Wheel:
         self.contents[record] = ("\n".join([*lines, f"{record},,"]) + "\n").encode()
         with zipfile.ZipFile(path.with_name(path.name + ".tmp"), "w") as target:
             for info in self.entries:
+                mode = 0o755 if info.external_attr >> 16 & 0o111 else 0o644
+                info.external_attr = info.external_attr & ~(0o7777 << 16) | mode << 16
                 target.writestr(info, self.contents[info.filename], compress_type=zipfile.ZIP_DEFLATED)
         os.replace(path.with_name(path.name + ".tmp"), path)
 
