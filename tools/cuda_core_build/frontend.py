@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import os
 import shutil
@@ -48,8 +49,9 @@ class Frontend:
         return self.cwd / Path(value).expanduser()
 
 
+@functools.cache
 def frontend(pid: int | None = None) -> Frontend | None:
-    """The hook's parent process, read from /proc; None where that cannot be read (not Linux, another user)."""
+    """The hook's parent process, read from /proc once per hook; None where it cannot be read (not Linux, another user)."""
     proc = Path("/proc", str(pid or os.getppid()))
     try:
         argv = tuple(a.decode() for a in (proc / "cmdline").read_bytes().split(b"\0") if a)
@@ -118,6 +120,7 @@ def target(front: Frontend | None) -> tuple[Path | None, str]:
     return None, f"{front.name or 'its frontend'} is neither uv nor build"
 
 
+@functools.cache
 def bindings_version(place: Path) -> str | None:
     """The cuda-bindings version installed in an environment (asked of its interpreter) or a --target directory."""
     python = interpreter_in(place)
