@@ -6,7 +6,6 @@ runs a step. Standard library only: the editable loader imports it in the user's
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import re
@@ -21,9 +20,11 @@ TOKEN = re.compile(r"(?:\\.|\$\$|[^\s\\])+")
 def write_if_changed(path: Path, data: str | bytes) -> bool:
     """Write ``data`` atomically unless ``path`` holds it already: an unchanged file keeps its mtime."""
     payload = data.encode() if isinstance(data, str) else data
-    with contextlib.suppress(OSError):
+    try:
         if path.read_bytes() == payload:
             return False
+    except OSError:
+        pass
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
@@ -49,10 +50,11 @@ def read_depfile(text: str) -> tuple[str, list[str]]:
 
 def fingerprint(path: str | Path) -> list[int] | None:
     """What moves whenever a file's content can: device, inode, size, mtime, ctime (None if gone)."""
-    with contextlib.suppress(OSError):
+    try:
         s = os.stat(path)
-        return [s.st_dev, s.st_ino, s.st_size, s.st_mtime_ns, s.st_ctime_ns]
-    return None
+    except OSError:
+        return None
+    return [s.st_dev, s.st_ino, s.st_size, s.st_mtime_ns, s.st_ctime_ns]
 
 
 def hashed(path: str | Path, known: list | None, digest=lambda p: hashlib.sha256(Path(p).read_bytes()).hexdigest()):
@@ -64,15 +66,21 @@ def hashed(path: str | Path, known: list | None, digest=lambda p: hashlib.sha256
     return [*now, known[5] if known and known[:5] == now else digest(path)]
 
 
-def package_files() -> list[Path]:
-    """Every file of the package's source tree, cuda_core/ (caches left out)."""
-    return sorted(p for p in PACKAGE_ROOT.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+def package_files() -> list[str]:
+    """Every file of the package's source tree, cuda_core/ (caches left out), in pathlib's order: strings
+    from os.walk, since every no-op build lists them (a quarter of rglob's and Path's time)."""
+    found = []
+    for folder, folders, names in os.walk(PACKAGE_ROOT):
+        folders[:] = [name for name in folders if name != "__pycache__"]
+        found += [os.path.join(folder, name) for name in names]
+    return sorted(found, key=lambda path: path.split(os.sep))
 
 
 def readlink(path: str) -> str | None:
-    with contextlib.suppress(OSError):
+    try:
         return os.readlink(path)
-    return None
+    except OSError:
+        return None
 
 
 def process(pid: int) -> tuple[str, int, str] | None:
@@ -99,6 +107,4 @@ def ninja_running_this() -> tuple[int, str] | None:
 
 
 def ninja_executable(pid: int) -> str | None:
-    with contextlib.suppress(OSError):
-        return os.readlink(f"/proc/{pid}/exe")
-    return None
+    return readlink(f"/proc/{pid}/exe")

@@ -32,7 +32,6 @@ import json
 import os
 import shutil
 import struct
-import subprocess
 import sys
 from pathlib import Path
 
@@ -55,9 +54,9 @@ class Stop(Exception):
     """This ninja must stop before it writes ninja's logs; the message says why and what to run."""
 
 
-def stamp_name(path: Path) -> str:
+def stamp_name(path: str | Path) -> str:
     """The stamp of a file under cuda_core/: its path there with '+' for '/', cuda+core+_context.pyx."""
-    return "+".join(path.relative_to(common.PACKAGE_ROOT).parts)
+    return str(path)[len(str(common.PACKAGE_ROOT)) + 1 :].replace(os.sep, "+")
 
 
 def stamp_text(name: str, sha: str) -> str:
@@ -140,6 +139,8 @@ def same_ninja(build_dir: Path, pid: int, recorded: list[str]) -> None:
     running = common.ninja_executable(pid)
     if not recorded or not running or os.path.realpath(running) == recorded[0]:
         return
+    import subprocess  # here alone: its import would cost every no-op build 5 ms
+
     try:
         theirs = subprocess.run([running, "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
     except (OSError, subprocess.TimeoutExpired):
@@ -206,9 +207,12 @@ def check(build_dir: Path, compiler: list[str]) -> None:
     if cache and not (build_dir / ".ninja_log").is_file():
         said = f"cuda-core: ninja's build log in {build_dir} is gone (removed, or another ninja version's): every step runs once again"
     print(said, end="\n" * bool(said), flush=True)
+    known = cache.get("files", {})
     texts = stamps(build_dir, cache, compiler)
-    for name, text in texts.items():
-        common.write_if_changed(build_dir / STAMPS / name, text)
+    for name, text in texts.items():  # a file's stamp is read only when its sha256 moved or it is gone
+        same = name in known and known[name][5] == cache["files"].get(name, [""] * 6)[5]
+        if not same or not os.path.exists(build_dir / STAMPS / name):
+            common.write_if_changed(build_dir / STAMPS / name, text)
     common.write_if_changed(build_dir / CACHE, json.dumps(cache | {"deps_log": deps}) + "\n")
     common.write_if_changed(build_dir / STAMPS / "checked", "")
 

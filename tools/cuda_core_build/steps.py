@@ -317,7 +317,7 @@ def lay_out(args: argparse.Namespace) -> None:
 
 def build_info(args: argparse.Namespace) -> None:
     """_build_info.py: the record's facts, the build's options, the version, a digest of the sources."""
-    files, digest, root = common.package_files(), hashlib.sha256(), common.PACKAGE_ROOT
+    files, digest, root = [Path(p) for p in common.package_files()], hashlib.sha256(), common.PACKAGE_ROOT
     for path in files:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     values = {**record.read(args.build_dir).facts(), "buildtype": args.buildtype, "coverage": args.coverage == "true"}
