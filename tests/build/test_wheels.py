@@ -11,6 +11,7 @@ the build requirements from PyPI.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import shutil
@@ -223,6 +224,9 @@ def test_python_m_build_in_a_cuda12_venv_makes_an_sdist_and_a_cuda12_wheel(
 ) -> None:
     with tarfile.open(python_m_build.sdist) as archive:
         names = archive.getnames()
+        pkg_info = (archive.extractfile(f"{names[0].split('/')[0]}/PKG-INFO") or io.BytesIO()).read().decode()
+    # Issue 50 (PEP 643): each wheel writes its own cuda-bindings requirement and extra, which no sdist can tell.
+    assert {"Dynamic: Requires-Dist", "Dynamic: Provides-Extra"} <= set(pkg_info.partition("\n\n")[0].splitlines())
     assert any(n.endswith("/tools/cuda_core_build/backend.py") for n in names)
     assert any(n.endswith("/cuda_core/cuda/core/meson.build") for n in names)
     top_level = {n.split("/")[1] for n in names if n.count("/") >= 2}

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gzip
 import hashlib
 import importlib.metadata
+import io
 import json
 import os
 import shutil
@@ -287,7 +289,30 @@ def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) ->
     if (sdist := version.unpacked_sdist(facts.REPO_ROOT)) is not None:
         return repack_sdist(facts.REPO_ROOT, sdist, Path(sdist_directory))
     with _hook(config_settings), building(dict(config_settings or {})):
-        return mesonpy.build_sdist(sdist_directory, config_settings)
+        name = mesonpy.build_sdist(sdist_directory, config_settings)
+    with_dynamic_metadata(Path(sdist_directory) / name)
+    return name
+
+
+def with_dynamic_metadata(sdist: Path) -> None:
+    """The sdist's PKG-INFO says that each wheel writes its own Requires-Dist and Provides-Extra (PEP 643): a
+    wheel of one major requires that major's cuda-bindings and offers its extra, which no sdist can tell; a
+    resolver that trusted PKG-INFO without building left cuda-bindings out. Kept byte for byte otherwise."""
+    raw = sdist.read_bytes()
+    with tarfile.open(fileobj=io.BytesIO(raw), mode="r:gz") as source:
+        members = [(m, (source.extractfile(m) or io.BytesIO()).read() if m.isfile() else None) for m in source]
+        form = source.format
+    packed = io.BytesIO()
+    with gzip.GzipFile(fileobj=packed, mode="wb", mtime=int.from_bytes(raw[4:8], "little")) as zipped:
+        with tarfile.open(fileobj=zipped, mode="w", format=form) as target:
+            for member, data in members:
+                if data is not None and member.name.count("/") == 1 and member.name.endswith("/PKG-INFO"):
+                    lines, body = metadata_headers(data.decode())
+                    lines += ["Dynamic: Requires-Dist", "Dynamic: Provides-Extra"]
+                    data = join_metadata(lines, body).encode()
+                    member.size = len(data)
+                target.addfile(member, io.BytesIO(data) if data is not None else None)
+    sdist.write_bytes(packed.getvalue())
 
 
 def repack_sdist(root: Path, version_text: str, directory: Path) -> str:
