@@ -205,9 +205,11 @@ def environment_minor(otherwise: tuple[int, int | None] | None = None) -> tuple[
 
 
 def wheels_advice(major: int, minor: int | None = None) -> str:
-    """The pip command that installs NVIDIA's header wheels of ``major.minor``."""
+    """The pip command that installs NVIDIA's header wheels of ``major.minor``, and that minor's cuda-bindings
+    first where none is installed: everything the build lacks in one command, not one piece per run."""
     version = f"{major}.{minor}" if minor is not None else facts.default_cuda(major)
     names = facts.header_wheels(major, version if version in facts.cuda_minors(major) else None)
+    names = names if distribution("cuda-bindings") else ("cuda-bindings", *names)
     return "pip install " + " ".join(f'"{name}=={version}.*"' for name in names)
 
 

@@ -39,9 +39,12 @@ def _bindings_import_failure(built: int, err: ImportError) -> str:
 def _check_bindings_major() -> None:
     """Refuse to load against cuda-bindings of another major than the one built for."""
     built = _build_info.cuda_major
+    # An editable install serves its build info from its build directory, a regular one beside this file.
+    editable = _build_info.__file__.rpartition("/")[0] != __file__.rpartition("/")[0]
+    rebuild = "pip install --no-build-isolation -e ." if editable else "pip install ."
     fix = (
-        f'pip install "cuda-bindings=={built}.*", or rebuild cuda.core against the other major '
-        f"(e.g. pip install --no-build-isolation -e . in a CUDA {{other}} environment)"
+        f'pip install "cuda-bindings=={built}.*", or rebuild cuda.core for CUDA {{other}} from its source '
+        f"({rebuild} in this environment, which keeps its cuda-bindings)"
     )
     try:
         from cuda.bindings._version import __version__ as bindings_version
