@@ -95,6 +95,7 @@ def test_import_guard_refuses_bindings_of_the_other_major(
     assert last.startswith("ImportError: cuda.core was built for CUDA")
     assert f"CUDA {built}" in last and f"for CUDA {other}" in last
     assert f'pip install "cuda-bindings=={built}.*"' in last
+    assert "(pip install . in this environment" in last  # a regular install's rebuild (issue 51: it named -e)
 
 
 def test_importing_the_source_tree_says_it_is_not_a_build(builds: SessionBuilds, venvs: dict[int, Venv]) -> None:
