@@ -388,3 +388,23 @@ def test_nvidias_major_variable_asks_for_that_major(builds: SessionBuilds, tmp_p
     setup = meson_setup(venv, builds.checkout, tmp_path / "meson", check=False, **env)
     assert setup.returncode != 0 and "CUDA_CORE_BUILD_MAJOR=12 asks for CUDA 12" in setup.stdout, setup.stdout
     assert "use -Dcuda-major=12" in setup.stdout
+
+
+def test_a_toolkit_upgraded_in_place_with_its_mtimes_is_seen_by_plain_ninja(
+    builds: SessionBuilds, tmp_path: Path
+) -> None:
+    """Issue 49, N1b: cuda.h rewritten in place with its mtime kept (what ``cp -a new/. toolkit/`` does). The
+    first step compares the toolkit's stats on every run, so a plain ninja runs the environment's check,
+    says what changed, and the build info follows; before, only an editable import noticed (by ctime), and
+    plain ninja kept CUDA_VERSION 13000."""
+    venv, build_dir = builds.venvs[13], tmp_path / "build"
+    root = private_toolkit(venv, tmp_path / "cuda")
+    meson_setup(venv, builds.checkout, build_dir, f"-Dcuda-path={root}")
+    assert build_info_built(venv, build_dir)["cuda_version"] == 13000
+    cuda_h = root / "include" / "cuda.h"
+    before = cuda_h.stat()
+    cuda_h.write_text(cuda_h.read_text().replace("#define CUDA_VERSION 13000", "#define CUDA_VERSION 13001"))
+    os.utime(cuda_h, ns=(before.st_atime_ns, before.st_mtime_ns))
+    built = ninja(venv, build_dir, "cuda_core/cuda/core/_build_info.py")
+    assert "the build's environment changed: CUDA_VERSION 13000 -> 13001" in built.stdout, built.stdout
+    assert build_info(build_dir)["cuda_version"] == 13001
