@@ -68,3 +68,15 @@ def test_a_damaged_deps_log_costs_one_build_and_is_said(builds: SessionBuilds) -
         for _ in range(2):
             later = ninja(venv, build_dir)
             assert rebuilt_nothing(later.stdout) and "warning" not in later.stdout + later.stderr, later
+
+
+def test_a_lost_build_log_is_said_and_costs_one_build(builds: SessionBuilds) -> None:
+    """A build log that is gone (removed, or dropped by a ninja of another version): the next build says so in
+    one line and runs every step once, through ccache and the Cython cache; the build after compiles nothing."""
+    venv = builds.venvs[13]
+    with build_dir_copy(builds, 13) as build_dir:
+        (build_dir / ".ninja_log").unlink()
+        lost = ninja(venv, build_dir)
+        assert f"cuda-core: ninja's build log in {build_dir} is gone" in lost.stdout, lost.stdout
+        assert compile_steps(lost.stdout)
+        assert rebuilt_nothing(ninja(venv, build_dir).stdout)
