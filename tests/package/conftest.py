@@ -12,6 +12,7 @@ cell it runs in.
 
 from __future__ import annotations
 
+import collections
 import importlib
 import importlib.util
 import sys
@@ -20,6 +21,17 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line per skip reason, with how many tests it skipped (pyproject's addopts leaves out one line
+    per skipped test: without a driver there were nearly a thousand, all saying the same)."""
+    reasons = collections.Counter(
+        report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        for report in terminalreporter.stats.get("skipped", [])
+    )
+    for reason, count in reasons.most_common():
+        terminalreporter.write_line(f"SKIPPED {count}: {reason.removeprefix('Skipped: ')}")
 
 
 def pytest_configure(config: pytest.Config) -> None:
