@@ -43,9 +43,13 @@ def write_depfile(path: Path, target: str | Path, inputs: list[str] | list[Path]
 
 
 def read_depfile(text: str) -> tuple[str, list[str]]:
-    """A depfile's (first) target and its dependencies, unescaped (Cython's and g++'s)."""
+    """A depfile's (first) target and its dependencies, unescaped (Cython's and g++'s), as write_depfile takes them."""
     target, _, deps = text.replace("\\\n", " ").partition(": ")
-    return target, [re.sub(r"\\(.)", r"\1", t).replace("$$", "$") for t in TOKEN.findall(deps)]
+    return unescape(target), [unescape(token) for token in TOKEN.findall(deps)]
+
+
+def unescape(token: str) -> str:
+    return re.sub(r"\\(.)", r"\1", token).replace("$$", "$")
 
 
 def fingerprint(path: str | Path) -> list[int] | None:
