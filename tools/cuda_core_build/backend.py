@@ -36,7 +36,7 @@ except ImportError as missing:  # a build without isolation, in an environment t
         f"{_install} {' '.join(map(repr, facts.tool_ranges()))}"
     ) from None
 
-from cuda_core_build import editable, probe, record, version
+from cuda_core_build import common, editable, probe, record, version
 from cuda_core_build.request import ConfigSettings, ProbeError, from_settings, meson_option, misspelled, setup_args
 from cuda_core_build.wheel_files import Wheel, bindings_extra, join_metadata, metadata_headers
 
@@ -217,7 +217,7 @@ def with_devenv_ccache(path: str) -> str:
     install from such a venv, activated or not, compiles through its ccache, as its Cython steps use the
     Cython cache (cython_cache.py); put last, it finds no other tool first."""
     scripts = sysconfig.get_path("scripts")
-    if (Path(sys.prefix) / ".devenv-made").is_file() and not shutil.which("ccache", path=path):
+    if common.in_devenv_venv() and not shutil.which("ccache", path=path):
         return os.pathsep.join([path, scripts]) if shutil.which("ccache", path=scripts) else path
     return path
 

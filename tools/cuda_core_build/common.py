@@ -9,12 +9,19 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
 from pathlib import Path
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2] / "cuda_core"
 LAUNCHERS = ("ccache", "sccache")  # what Meson puts before the compiler when PATH has one
 ESCAPES = str.maketrans({"\\": "\\\\", " ": "\\ ", "#": "\\#", "$": "$$"})  # as ninja reads a depfile
 TOKEN = re.compile(r"(?:\\.|\$\$|[^\s\\])+")
+DEVENV_MARKER = ".devenv-made"  # tools/dev/devenv.py marks each venv it makes with this file
+
+
+def in_devenv_venv() -> bool:
+    """Whether this Python is a venv tools/dev/devenv.py made: its builds use ccache and the Cython cache."""
+    return os.path.isfile(os.path.join(sys.prefix, DEVENV_MARKER))
 
 
 def write_if_changed(path: Path, data: str | bytes) -> bool:

@@ -146,7 +146,7 @@ class Cache:
 
 def default_directory() -> str:
     """The cache of a venv made by tools/dev/devenv.py (it marks it): in the user's cache directory."""
-    if not (Path(sys.prefix) / ".devenv-made").is_file():
+    if not common.in_devenv_venv():
         return ""
     return str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cuda-core" / "cython")
 

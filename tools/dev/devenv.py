@@ -46,7 +46,7 @@ from typing import NoReturn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/: the build's facts and probe
 
-from cuda_core_build import facts  # noqa: E402
+from cuda_core_build import common, facts  # noqa: E402
 
 REPO_ROOT = facts.REPO_ROOT
 VENVS_DIR = REPO_ROOT / ".venvs"  # the user's environments: what README's commands use
@@ -54,7 +54,7 @@ VENVS_DIR = REPO_ROOT / ".venvs"  # the user's environments: what README's comma
 # a per-major dev venv by its directory's name, and names the other major's venv beside it.
 TEST_VENVS_DIR = REPO_ROOT / "build" / ".venvs"
 STAMP_NAME = ".devenv-stamp"
-MARKER_NAME = ".devenv-made"  # written when devenv creates a venv: the venvs it may install into
+MARKER_NAME = common.DEVENV_MARKER  # written when devenv creates a venv: the venvs it may install into
 MARKER_TEXT = "made by tools/dev/devenv.py, which installs into this venv and deletes nothing in it\n"
 MISSING_PYTHON = 3  # exit status when the cell's Python is not on this machine
 
