@@ -44,6 +44,7 @@ SOURCE_ROOT = common.PACKAGE_ROOT.parent
 CONFIG = Path("cuda-config")
 STAMPS = CONFIG / "sources"  # in the build directory
 CACHE = CONFIG / "sources.json"  # each file's stat and sha256 when last hashed; the deps log's checked part
+STATS = CONFIG / "stats.json"  # what the environment's step recorded: its inputs' stats, links, ninja
 CLAIM = CONFIG / "ninja.pid"  # the ninja building the directory now: "PID START-TIME"
 COMPILER, ENVIRONMENT = "compiler", "environment"  # the stamps beside the files'
 DEPS_HEADER = b"# ninjadeps\n" + struct.pack("=i", 4)  # ninja's deps log, version 4 (ninja 1.10 to 1.13)
@@ -73,22 +74,22 @@ def read_json(path: Path) -> dict:
     return found if isinstance(found, dict) else {}
 
 
-def stamps(build_dir: Path, cache: dict, compiler: list[str]) -> dict[str, str]:
+def stamps(cache: dict, stats: dict, compiler: list[str]) -> dict[str, str]:
     """Every stamp's content now: each package file's (hashing only those whose stat moved), the
-    environment's and the compiler's. Records each file's stat and sha256 in ``cache["files"]``."""
+    environment's (``stats``: stats.json) and the compiler's. Records each file's stat and sha256 in
+    ``cache["files"]``."""
     known = cache.get("files", {})
     cache["files"] = fresh = {}
     for path in common.package_files():
         name = stamp_name(path)
         fresh[name] = common.hashed(path, known.get(name))
     texts = {name: stamp_text(name, values[5]) for name, values in fresh.items()}
-    return texts | {ENVIRONMENT: environment_stamp(build_dir), COMPILER: compiler_stamp(compiler)}
+    return texts | {ENVIRONMENT: environment_stamp(stats), COMPILER: compiler_stamp(compiler)}
 
 
-def environment_stamp(build_dir: Path) -> str:
+def environment_stamp(stats: dict) -> str:
     """The stat of every input the environment's record lists, of their directories and of each link on
     the way (steps.py writes the list, stats.json): it moves whenever one of them can have changed."""
-    stats = read_json(build_dir / CONFIG / "stats.json")
     files, links = stats.get("files", {}), stats.get("links", {})
     lines = [f"{p} {common.fingerprint(p)}" for p in sorted({*files, *(os.path.dirname(p) for p in [*files, *links])})]
     lines += [f"{link} -> {common.readlink(link)}" for link in sorted(links)]
@@ -198,17 +199,17 @@ def check_deps_log(build_dir: Path, known: list[int] | None) -> tuple[list[int] 
 
 def check(build_dir: Path, compiler: list[str]) -> None:
     """Stop a second or foreign ninja, mend ninja's logs, and rewrite each stamp whose content changed."""
-    cache = read_json(build_dir / CACHE)
+    cache, stats = read_json(build_dir / CACHE), read_json(build_dir / STATS)
     ninja = common.ninja_running_this()
     if ninja:
-        same_ninja(build_dir, ninja[0], read_json(build_dir / CONFIG / "stats.json").get("ninja", []))
+        same_ninja(build_dir, ninja[0], stats.get("ninja", []))
         claim(build_dir, ninja)
     deps, said = check_deps_log(build_dir, cache.get("deps_log"))
     if cache and not (build_dir / ".ninja_log").is_file():
         said = f"cuda-core: ninja's build log in {build_dir} is gone (removed, or another ninja version's): every step runs once again"
     print(said, end="\n" * bool(said), flush=True)
     known = cache.get("files", {})
-    texts = stamps(build_dir, cache, compiler)
+    texts = stamps(cache, stats, compiler)
     for name, text in texts.items():  # a file's stamp is read only when its sha256 moved or it is gone
         same = name in known and known[name][5] == cache["files"].get(name, [""] * 6)[5]
         if not same or not os.path.exists(build_dir / STAMPS / name):
@@ -219,7 +220,7 @@ def check(build_dir: Path, compiler: list[str]) -> None:
 
 def changed(build_dir: Path, compiler: list[str]) -> list[str]:
     """The stamps ``check`` would rewrite; writes nothing (a read-only build directory)."""
-    texts = stamps(build_dir, read_json(build_dir / CACHE), compiler)
+    texts = stamps(read_json(build_dir / CACHE), read_json(build_dir / STATS), compiler)
     return [name for name, text in texts.items() if read_text(build_dir / STAMPS / name) != text]
 
 
