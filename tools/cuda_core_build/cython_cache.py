@@ -4,14 +4,15 @@
 
 Why not Cython's own ``--cache`` (measured with Cython 3.3.1 on this project's 39 Cython steps,
 2026-12-07): a second build dir of the same checkout hits 39 of 39 but writes no depfile on a hit
-(-M is skipped), which ninja's rule for the step reads: each such step failed; a second checkout hits 0 of 39 (``file_hash`` hashes each
-path as given, and the source's is absolute); a read-only cache fails the step (``[Errno 30]``).
-This cache, same steps: 39 of 39 hits in both (1.5 s and 2.0 s against 32.5 s for Cython itself),
-the depfile written, and a read-only cache is a miss. Cython takes about a third of a clean build's
-CPU time, and all of it once ccache holds the C++.
+(-M is skipped), which ninja's rule for the step reads: each such step failed; a second checkout
+hits 0 of 39 (``file_hash`` hashes each path as given, and the source's is absolute); a read-only
+cache fails the step (``[Errno 30]``). This cache, same steps: 39 of 39 hits in both (1.5 s and 2.0
+s against 32.5 s for Cython itself), the depfile written, and a read-only cache is a miss. Cython
+takes about a third of a clean build's CPU time, and all of it once ccache holds the C++.
 
-It is on where the variable names an absolute directory, and by default in the venvs tools/dev/devenv.py makes (``~/.cache/cuda-core/cython``, under ``XDG_CACHE_HOME`` if set);
-an empty value turns it off. Each Cython step of the build (sources.py ``cython``) first looks there. A
+It is on where the variable names an absolute directory, and by default in the venvs
+tools/dev/devenv.py makes (``~/.cache/cuda-core/cython``, under ``XDG_CACHE_HOME`` if set); an empty
+value turns it off. Each Cython step of the build (sources.py ``cython``) first looks there. A
 step's key is the Cython that runs it (by content: BUILDDIR/cuda-config/cyutility.stamp), the
 Python, and its arguments, paths made relative to the build directory or the checkout. Under a key,
 a manifest lists each output stored with every file Cython read to make it, by build-directory path
@@ -19,8 +20,8 @@ a manifest lists each output stored with every file Cython read to make it, by b
 Cython's .pxd files) and sha256. A hit needs each of them to hold that content now; it writes the
 stored C++ (checked by its sha256) and the depfile, and prints what Cython printed then. Anything
 unreadable is a miss, and a cache that cannot be written (read-only, another user's, full) is
-skipped, as is a relative path (it would land in each build directory): the build never depends on it.
-The stored files are trimmed, oldest first, past MAX_BYTES; deleting DIR at any time is safe.
+skipped, as is a relative path (it would land in each build directory): the build never depends on
+it. The stored files are trimmed, oldest first, past MAX_BYTES; deleting DIR at any time is safe.
 """
 
 from __future__ import annotations
