@@ -1,6 +1,9 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Find the CUDA headers, cuda-bindings and Cython, and derive the CUDA major: the only place that does."""
+"""Find the CUDA headers, cuda-bindings and Cython, and read the CUDA major from the headers: the only place that does.
+
+Not through cuda-pathfinder's find_nvidia_header_directory: it puts CUDA_PATH after the wheels and conda,
+where a toolkit pointed at must come first, and answers one library at a time; the order is find_toolkit's."""
 
 from __future__ import annotations
 
@@ -116,6 +119,16 @@ def wheel_headers() -> Toolkit | None:
     return None
 
 
+def conda_headers(prefix: str) -> Toolkit | None:
+    """An active conda environment's toolkit (``conda activate`` sets CONDA_PREFIX), in conda's layout: the
+    headers in PREFIX/targets/ARCH-linux/include, links to them in PREFIX/include. cuda-pathfinder's
+    find_nvidia_header_directory looks there too, but after the header wheels and before CUDA_PATH, which
+    here comes first, and one library at a time: the order is kept here, in one list."""
+    targets = [d / "include" for d in sorted(Path(prefix, "targets").glob("*-linux"))] if prefix else []
+    found = [d for d in [*targets, Path(prefix, "include")] if prefix and (d / "cuda.h").is_file()]
+    return select_headers(found, "CONDA_PREFIX") if found else None
+
+
 def find_toolkit(request: Request) -> Toolkit:
     """The headers, in the documented order; a root pointed at gives ROOT/include, or ROOT where it has cuda.h."""
     if request.pointed_at:
@@ -139,7 +152,7 @@ def find_toolkit(request: Request) -> Toolkit:
                 f"unset it to use the header wheels"
             )
         return select_headers([d.absolute() for d in dirs if d.is_dir()], source)
-    found = wheel_headers()
+    found = wheel_headers() or conda_headers(request.environ.get("CONDA_PREFIX", "").strip())
     if found is None and (DEFAULT_TOOLKIT / "include" / "cuda.h").is_file():
         found = select_headers([DEFAULT_TOOLKIT / "include"], str(DEFAULT_TOOLKIT))
     if found is None:
