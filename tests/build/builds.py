@@ -22,13 +22,16 @@ import functools
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import devenv
 import pytest
@@ -85,9 +88,34 @@ def venv_for(major: int) -> Venv:
         pytest.fail(f"making {devenv.venv_dir(cell, devenv.TEST_VENVS_DIR)} failed: {err}")
 
 
+PROGRESS = re.compile(r"^\s*(\[\d+/\d+\])")  # ninja's progress, as a build's own output or pip -v's shows it
+PROGRESS_SECONDS = 30.0
+# Where a long build says how far it is; tests/build/conftest.py points it past pytest's capture.
+progress: Callable[[str], None] | None = None
+
+
 def run(cmd: list[str | Path], env: dict[str, str], cwd: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
-    """Run a command, capturing text; on failure show its output in the assertion."""
-    result = subprocess.run([str(c) for c in cmd], env=env, cwd=cwd, text=True, capture_output=True)
+    """Run a command, capturing text; on failure show its output in the assertion. A build that
+    runs for long says how far ninja is (``[k/N]``), at most every PROGRESS_SECONDS."""
+    command = [str(c) for c in cmd]
+    process = subprocess.Popen(command, env=env, cwd=cwd, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    said = [time.monotonic()]
+
+    def read(stream: IO[str], into: list[str]) -> None:
+        for line in stream:
+            into.append(line)
+            found = PROGRESS.match(line)
+            if found and progress and time.monotonic() - said[0] >= PROGRESS_SECONDS:
+                said[0] = time.monotonic()
+                progress(f"  {Path(command[0]).name} in {cwd.name}: {found.group(1)}")
+
+    out: list[str] = []
+    err: list[str] = []
+    errors = threading.Thread(target=read, args=(process.stderr, err), daemon=True)
+    errors.start()
+    read(process.stdout, out)  # type: ignore[arg-type]
+    errors.join()
+    result = subprocess.CompletedProcess(command, process.wait(), "".join(out), "".join(err))
     if check and result.returncode != 0:
         raise AssertionError(
             f"{' '.join(map(str, cmd))} failed ({result.returncode}):\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import builds as builds_module
 import devenv
 import pytest
 from builds import MAJORS, SessionBuilds, Uv, Venv, copy_checkout, tool_constraints, venv_for
@@ -27,6 +28,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="copy each wheel the session packs into WHEELHOUSE/cuNN/ (for the package tests)",
     )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def build_progress(pytestconfig: pytest.Config) -> None:
+    """Long builds say how far ninja is on the terminal, past pytest's capture (as its live logging
+    writes): a build test can run for minutes between two dots."""
+    capture = pytestconfig.pluginmanager.getplugin("capturemanager")
+    reporter = pytestconfig.pluginmanager.getplugin("terminalreporter")
+    if capture is None or reporter is None:
+        return
+
+    def say(line: str) -> None:
+        with capture.global_and_fixture_disabled():  # quiet mode's dots leave the line open: end it first
+            reporter.write("\n" + line)
+
+    builds_module.progress = say
 
 
 @pytest.fixture(scope="session")

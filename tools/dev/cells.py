@@ -14,12 +14,14 @@ that is not inside it.) The runners pass ``venvs=devenv.TEST_VENVS_DIR``: their 
 never the user's ``.venvs/``.
 
 Long steps say what they are doing: a build relays ninja's ``[N/M]`` lines as they come, and
-any run (stream) that has been silent for HEARTBEAT_SECONDS says so, with its last line.
+a run (stream) that has been silent for HEARTBEAT_SECONDS says so, with its last line, unless its
+caller turns that off (the package tests print a dot a test).
 """
 
 from __future__ import annotations
 
 import codecs
+import math
 import os
 import queue
 import re
@@ -266,6 +268,7 @@ def run_package_tests(
         "-m",
         "pytest",
         str(PACKAGE_TESTS),
+        "-q",
         "-n",
         "2",
         "-p",
@@ -274,7 +277,7 @@ def run_package_tests(
         *pytest_args,
     ]
     log(f"{cell}: {' '.join(map(str, command))}")
-    status, _ = stream(command, clean_env(PYTHONUNBUFFERED="1"), f"cells: {cell}: package tests")
+    status, _ = stream(command, clean_env(PYTHONUNBUFFERED="1"), f"cells: {cell}: package tests", heartbeat=math.inf)
     return status, junit_counts(report)
 
 

@@ -7,9 +7,9 @@
    cells and the matrix's two extremes), made or checked by tools/dev/devenv.py in
    build/.venvs/CELL: the runner's own. The newest default cell's comes first; its uv then makes
    the others. It never installs into .venvs/, where you may keep an editable install.
-2. The build-free tests, first: ``pytest tests/tools -v`` in the newest default cell's venv (the
+2. The build-free tests, first: ``pytest tests/tools -q`` in the newest default cell's venv (the
    dev tools, the GPU harness, the suite runners, the source rules), which build nothing.
-3. The build tests, once: ``pytest tests/build -v`` in the same venv. They build both majors in a
+3. The build tests, once: ``pytest tests/build -q`` in the same venv. They build both majors in a
    scratch checkout, with build/.venvs/cu12 and cu13 as their tools, and leave the wheels they
    pack in the run's wheelhouse.
 4. The package tests of each cell, in that cell's venv: ``pytest tests/package`` against the
@@ -19,18 +19,21 @@
    what changed). A cell that has none there is built in its turn, with ninja's progress
    lines. A cell whose Python this machine lacks is skipped, with the reason.
 
-Extra arguments go to every pytest run (``-k round_trip -x``; ``-m "not slow and not
-network"`` skips the isolated builds that download from PyPI). A run that has been silent for
-15 s says what it is doing. Each pytest run prints its 15 slowest steps; the end is a table of
-every run. The JUnit reports and the table (summary.md) go to build/tests/running/ and, once
-the run is over, replace the previous run's in build/tests/last/: an interrupted run leaves
-the last complete one in place. Every build compiles through ccache, into build/ccache, and
-takes Cython's output from build/cython-cache where it can. The exit status is 1 if any run
-failed, or if no run collected a test. ``-h``/``--help`` prints this and changes nothing.
+Extra arguments go to every pytest run (``-k round_trip -x``; ``-m "not slow and not network"``
+skips the isolated builds that download from PyPI). Every pytest run is quiet (a dot a test,
+skips counted once per reason), and a build test's long build says how far ninja is (``[k/N]``,
+at most every 30 s). The build runs print their 10 slowest steps, each cell's package tests
+their 5; the end is a table of every run. The JUnit reports and the table (summary.md) go to
+build/tests/running/ and, once the run is over, replace the previous run's in
+build/tests/last/: an interrupted run leaves the last complete one in place. Every build
+compiles through ccache, into build/ccache, and takes Cython's output from build/cython-cache
+where it can. The exit status is 1 if any run failed, or if no run collected a test.
+``-h``/``--help`` prints this and changes nothing.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import sys
@@ -71,16 +74,18 @@ def repo_tests(
         "-m",
         "pytest",
         str(facts.REPO_ROOT / "tests" / folder),
-        "-v",
+        "-q",
         "-p",
         "no:cacheprovider",
-        "--durations=15",
+        "--durations=10",
         *options,
         f"--junitxml={report}",
         *pytest_args,
     ]
     cells.log(f"{folder} tests: {' '.join(map(str, command))}")
-    status, _ = cells.stream(command, cells.clean_env(PYTHONUNBUFFERED="1"), f"run_tests: {folder} tests")
+    status, _ = cells.stream(
+        command, cells.clean_env(PYTHONUNBUFFERED="1"), f"run_tests: {folder} tests", heartbeat=math.inf
+    )
     return status, cells.junit_counts(report)
 
 
@@ -191,7 +196,7 @@ def main(argv: list[str]) -> int:
             rows.append((cell.name, 0, {}))
             continue
         outcome = cells.run_cell(
-            cell, ["--durations=15", *argv], run_dir / "wheelhouse", run_dir / "reports", venvs=VENVS
+            cell, ["--durations=5", *argv], run_dir / "wheelhouse", run_dir / "reports", venvs=VENVS
         )
         rows.append((cell.name, outcome.status if not outcome.stopped else 1, outcome.counts))
     table = summary(rows)
