@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import gzip
 import hashlib
@@ -55,25 +56,35 @@ def tools_outside(site_dirs: list[Path]) -> bool:
     return not any(Path(mesonpy.__file__).resolve().is_relative_to(d) for d in site_dirs)
 
 
-def target_bindings(site_dirs: list[Path]) -> tuple[str | None, str, str]:
-    """(cuda-bindings version or None, where, why unknown or '') of the environment an isolated build installs into.
+@dataclasses.dataclass(frozen=True)
+class Target:
+    """The environment an install goes into, read once per hook (install_target)."""
 
-    pip runs the hooks with the target's Python (``site_dirs``); uv and build run them in an environment of
-    their own, so the target is read from the frontend process: its ``--python``/``--target``, else its
-    VIRTUAL_ENV, CONDA_PREFIX or the project's ``.venv``, as uv looks; build's own interpreter's environment.
-    """
-    if tools_outside(site_dirs):
-        found = next(
-            iter(importlib.metadata.distributions(name="cuda-bindings", path=[str(d) for d in site_dirs])), None
-        )
-        return (found.version if found else None), str(site_dirs[0]), ""
+    bindings: str | None  # its cuda-bindings' version, if it can be read
+    where: str
+    why: str  # why the target cannot be told, or ''
+    isolated: bool  # the hooks run in a build environment of their own
+
+
+@functools.cache
+def install_target(site_dirs: tuple[Path, ...]) -> Target:
+    """Where an install goes. pip runs the hooks with the target's Python (``site_dirs``: its isolation shows as
+    tools from outside them); uv and build run them in an environment of their own, so the target is read from
+    the frontend's process: its ``--python``/``--target``, else its VIRTUAL_ENV, CONDA_PREFIX or the project's
+    ``.venv``, as uv looks; for build, its own interpreter's environment."""
+    if tools_outside(list(site_dirs)):
+        found = next(iter(importlib.metadata.distributions(name="cuda-bindings", path=list(map(str, site_dirs)))), None)
+        return Target(found.version if found else None, str(site_dirs[0]), "", True)
     front = frontend.frontend()
     if front is None or front.name not in ("uv", "build"):
-        return None, "", ""  # pip without isolation, or a frontend that runs the hooks in its target: the probe sees it
+        return Target(None, "", "", False)  # pip without isolation, or a frontend that runs the hooks in its target
     place, why = frontend.target(front)
-    if place is None or frontend.same_environment(place):
-        return None, "", why
-    return frontend.bindings_version(place), str(place), ""
+    if place is None:  # uv's isolation shows nothing to tools_outside: its command line says
+        flag = "--no-build-isolation" in front.argv or front.environ.get("UV_NO_BUILD_ISOLATION")
+        return Target(None, "", why, front.name == "uv" and not flag)
+    if frontend.same_environment(place):
+        return Target(None, "", "", False)
+    return Target(frontend.bindings_version(place), str(place), "", True)
 
 
 def seen_bindings() -> tuple[str, str] | None:
@@ -105,7 +116,8 @@ def for_install_target(settings: ConfigSettings, site_dirs: list[Path]) -> tuple
     if nvidias := os.environ.get("CUDA_CORE_BUILD_MAJOR", "").strip():  # NVIDIA's build's variable: the same
         _log(f"CUDA_CORE_BUILD_MAJOR={nvidias}: building for CUDA {nvidias}")
         return {**(settings or {}), "setup-args": [*setup_args(settings), f"-Dcuda-major={nvidias}"]}, None
-    installed, where, why = target_bindings(site_dirs)
+    target = install_target(tuple(site_dirs))
+    installed, where, why = target.bindings, target.where, target.why
     major = (installed or "").split(".")[0]
     if not major.isdigit() or int(major) not in facts.supported_majors():
         seen = seen_bindings() if why else None
@@ -354,31 +366,21 @@ def editable_build_dir(config_settings: ConfigSettings) -> tuple[dict[str, Any],
     return settings, toolkit.major
 
 
-def isolated_by_uv() -> bool:
-    """Whether uv runs this hook in its own build environment (uv's isolation shows nothing to tools_outside)."""
-    front = frontend.frontend()
-    if front is None or front.name != "uv":
-        return False
-    place, _ = frontend.target(front)
-    if place is not None:
-        return not frontend.same_environment(place)
-    return "--no-build-isolation" not in front.argv and not front.environ.get("UV_NO_BUILD_ISOLATION")
-
-
 def users_major() -> int:
     """The major of the cuda-bindings the install is for, or in sight; the newest supported where there is none."""
-    installed = target_bindings(install_site_dirs())[0] or (seen_bindings() or ("",))[0]
+    installed = install_target(tuple(install_site_dirs())).bindings or (seen_bindings() or ("",))[0]
     major = installed.split(".")[0]
     return int(major) if major.isdigit() and int(major) in facts.supported_majors() else facts.supported_majors()[-1]
 
 
 def refuse_isolated_editable() -> None:
     """An editable install rebuilds on import with the tools it was made with: not an isolated build's."""
-    if isolated_by_uv() or tools_outside([*install_site_dirs(), Path(site.getusersitepackages()).resolve()]):
-        major, uv = users_major(), isolated_by_uv()
+    by_uv = install_target(tuple(install_site_dirs())).isolated and getattr(frontend.frontend(), "name", "") == "uv"
+    if by_uv or tools_outside([*install_site_dirs(), Path(site.getusersitepackages()).resolve()]):
+        major = users_major()
         install = (
             f"uv pip install --python .venvs/cu{major}/bin/python"
-            if uv
+            if by_uv
             else f".venvs/cu{major}/bin/python -m pip install"
         )
         raise SystemExit(
