@@ -66,7 +66,7 @@ def test_uv_isolated_editable_is_refused_for_the_users_major(
     assert not (checkout / "build").exists() and bindings_of(cu12_venv) == bindings_pin(12)
 
 
-@pytest.mark.parametrize("source", [".", ".[cu12]"])  # -e: refused as isolated first (above)
+@pytest.mark.parametrize("source", ["."])  # -e: refused as isolated first (above); an extra names the major
 def test_uv_with_a_python_that_names_no_environment_stops_naming_the_major(
     uv: Uv, cu12_venv: Venv, builds: SessionBuilds, make_checkout, source: str
 ) -> None:
@@ -154,3 +154,36 @@ def test_without_isolation_the_missing_build_tools_are_named_in_one_line(
     assert result.returncode != 0
     refusal = one_line(result.stdout + result.stderr, "cuda-core:")
     assert refusal.endswith("install them first: uv pip install " + " ".join(map(repr, facts.tool_ranges())))
+
+
+@pytest.mark.slow
+def test_the_extra_of_a_major_builds_that_major_with_pip_and_uv(
+    uv: Uv, builds: SessionBuilds, constraints: Path, make_checkout, tmp_path: Path
+) -> None:
+    """Issue 51: ``pip install ".[cu12]"`` (NVIDIA's ``cuda-core[cu12]``, applied to the source) built CUDA 13
+    in a fresh venv; pip passes no extra to the backend, which now reads it from the command line. The extra
+    with another -Dcuda-major is one line before anything compiles, and an unknown major names the extras; uv
+    installs a CUDA 12 build into a venv with no cuda-bindings, where CUDA 13 is the default."""
+    checkout = make_checkout("extras")
+    env = uv_env(uv, builds.venvs[13], builds, activated=False) | {"PIP_CONSTRAINT": str(constraints)}
+    pip = [builds.venvs[13].python, "-m", "pip", "wheel", "--no-deps", "-w", tmp_path / "pip"]
+    run([*pip, ".[cu12]"], env, checkout)
+    (wheel,) = (tmp_path / "pip").glob("cuda_core-*.whl")
+    info = run([builds.venvs[13].python, "-c", INFO, wheel], env, tmp_path).stdout
+    assert "cuda_major = 12" in info and "Requires-Dist: cuda-bindings==12.*" in info
+    for given, said in [("-Csetup-args=-Dcuda-major=13 .[cu12]", "-Dcuda-major=13 asks for another"),
+                        (".[cu11]", "cuda-core builds for cu12, cu13")]:  # fmt: skip
+        refused = run([*pip, *given.split()], env, checkout, check=False)
+        assert refused.returncode != 0
+        assert said in one_line(refused.stdout + refused.stderr, "cuda-core: the extra [")
+    fresh = uv.venv(tmp_path / "uv-venv", builds.venvs[13].python)
+    run([uv.path, "pip", "install", "--no-deps", "--python", fresh.python, ".[cu12]"], env, checkout)
+    installed = next(fresh.root.glob("lib/python*/site-packages/cuda/core/_build_info.py")).read_text()
+    assert "cuda_major = 12" in installed
+
+
+INFO = (
+    "import sys, zipfile; w = zipfile.ZipFile(sys.argv[1]); "
+    "print(w.read(next(n for n in w.namelist() if n.endswith('/_build_info.py'))).decode()); "
+    "print(w.read(next(n for n in w.namelist() if n.endswith('.dist-info/METADATA'))).decode())"
+)

@@ -108,9 +108,31 @@ def default_major(settings: ConfigSettings) -> int:
         return err.toolkit.major if err.toolkit else probe.environment_minor()[0]
 
 
+def extra_major(settings: ConfigSettings) -> int | None:
+    """The major the extra ``cuNN`` on the frontend's command line asks for (``pip install ".[cu12]"``, as
+    NVIDIA's ``cuda-core[cu12]``); a refusal where it cannot be built or another major is asked for."""
+    majors = sorted(int(e[2:]) for e in frontend.asked_extras(frontend.frontend(), facts.REPO_ROOT) if e[2:].isdigit())
+    given = meson_option(settings, "cuda-major", "auto")
+    if not majors or (len(majors) == 1 and majors[0] in facts.supported_majors() and given in ("auto", str(majors[0]))):
+        return majors[0] if majors else None
+    spelled = ",".join(f"cu{m}" for m in majors)
+    why = (
+        "a wheel is of one major: ask for one (tools/release/merge_wheels.py joins two)"
+        if len(majors) > 1
+        else f"-Dcuda-major={given} asks for another: drop one"
+        if majors[0] in facts.supported_majors()
+        else f"cuda-core builds for {', '.join(f'cu{m}' for m in facts.supported_majors())}: use one of those"
+    )
+    raise ProbeError(f"the extra [{spelled}] asks for CUDA {' and '.join(map(str, majors))}, but {why}")
+
+
 def for_install_target(settings: ConfigSettings, site_dirs: list[Path]) -> tuple[ConfigSettings, str | None]:
-    """A build asking no major and pointed at no toolkit is for the major of its target's cuda-bindings; where the
-    target cannot be told but a cuda-bindings of another major than the default is in sight, a refusal."""
+    """A build asking no major and pointed at no toolkit is for the major its extra names, else of its target's
+    cuda-bindings; where the target cannot be told but a cuda-bindings of another major than the default is in
+    sight, a refusal."""
+    if (major_asked := extra_major(settings)) and meson_option(settings, "cuda-major", "auto") == "auto":
+        _log(f"the extra cu{major_asked} asks for CUDA {major_asked}: building for it")
+        return {**(settings or {}), "setup-args": [*setup_args(settings), f"-Dcuda-major={major_asked}"]}, None
     if meson_option(settings, "cuda-major", "") or from_settings(settings).pointed_at:
         return settings, None
     if nvidias := os.environ.get("CUDA_CORE_BUILD_MAJOR", "").strip():  # NVIDIA's build's variable: the same
@@ -360,6 +382,12 @@ def editable_build_dir(config_settings: ConfigSettings) -> tuple[dict[str, Any],
     """Settings with this environment's own build directory, build/<tag>-cu<major>-<environment>, and the major."""
     settings = dict(config_settings or {})
     toolkit, _ = probe.probe(from_settings(settings), headers_only=True)
+    if (asked := extra_major(settings)) not in (None, toolkit.major):
+        raise ProbeError(
+            f"the extra [cu{asked}] asks for CUDA {asked}, but an editable install builds for the headers of its "
+            f"environment, CUDA {toolkit.major} (via {toolkit.found_via}): install from a CUDA {asked} venv "
+            f"(python3 tools/dev/devenv.py cu{asked}), or drop the extra"
+        )
     if "build-dir" not in settings and "builddir" not in settings:
         tag = f"{sys.implementation.name[:2]}{sys.version_info.major}{sys.version_info.minor}"
         settings["build-dir"] = str(facts.REPO_ROOT / "build" / f"{tag}-cu{toolkit.major}-{environment_key()}")

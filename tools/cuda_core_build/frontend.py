@@ -61,6 +61,17 @@ def frontend(pid: int | None = None) -> Frontend | None:
         return None
 
 
+def asked_extras(front: Frontend | None, root: Path) -> set[str]:
+    """The extras the frontend's command line asks of the project at ``root`` (``.[cu12]``, ``-e DIR[cu13]``):
+    pip and uv pass none to the backend."""
+    found: set[str] = set()
+    for arg in front.argv[1:] if front else ():
+        path, bracket, rest = arg.partition("[")
+        if bracket and rest.endswith("]") and path and front.path(path).resolve() == root.resolve():  # type: ignore[union-attr]
+            found |= {extra.strip().lower() for extra in rest[:-1].split(",")}
+    return found
+
+
 def environment_of(executable: Path) -> Path:
     """The environment an interpreter or script in its bin/ belongs to (links not followed: a venv's python is one)."""
     return executable.parent.parent
