@@ -277,12 +277,14 @@ def test_readmes_tool_list_builds_a_wheel_without_isolation(
 
 def test_the_uv_quick_start_kept_cuda_bindings_12(clone: Clone) -> None:
     """README's uv quick start is the real `uv pip install .` of issue 42 (a venv holding cuda-bindings 12.9
-    got a CUDA 13 build and cuda-bindings 13.5): its .venv has a CUDA 12 build and kept the bindings."""
-    block = next((b for b in RUN if any("uv pip install ." in line for line in b.lines)), None)
+    got a CUDA 13 build and cuda-bindings 13.5): the venv it makes has a CUDA 12 build and kept the bindings."""
+    installs = re.compile(r"\buv pip install (?:-p \S+ )?\.(?:\s|$)")
+    block = next((b for b in RUN if any(installs.search(line) for line in b.lines)), None)
     assert block is not None, "README shows no uv quick start"
     if block.number not in clone.passed:
         pytest.skip(f"README block {block.id} did not run or pass")
-    python = clone.root / ".venv" / "bin" / "python"
+    made = next(re.finditer(r"\buv venv (\S+)", " ".join(block.lines)), None)
+    python = clone.root / (made.group(1) if made else ".venv") / "bin" / "python"
     found = subprocess.run([python, "-m", "cuda.core", "--json"], capture_output=True, text=True, env=clone.env)
     report = json.loads(found.stdout)
     assert report["build"]["cuda_major"] == 12 and report["cuda_bindings_installed"].startswith("12.9."), report

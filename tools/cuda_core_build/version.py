@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The version (README's "Versions"): ``python tools/cuda_core_build/version.py`` prints it for Meson's project().
+"""The version (docs/building.md, "Versions"): ``python tools/cuda_core_build/version.py`` prints it for Meson's project().
 
 One commit has one version however its tree arrives: a full clone, a ``--depth 1`` clone, a
 ``git archive``, an sdist or an sdist of an sdist. So the local label holds only what each of them

@@ -17,7 +17,7 @@ merges the wheels of the first CUDA 12 and the first CUDA 13 minor it built into
 dual wheel and runs the package tests again with each one's cuda-bindings.
 
 The GPU machine has no network: what it lacks travels as wheels in WHEELS (default .whl,
-relative to the repository; README's "GPU tests" section says how to download them):
+relative to the repository; docs/gpu.md says how to download them):
 
   tools/        meson-python and pyproject-metadata (--requirements tools)
   cuda-MINOR/   cuda-bindings of MINOR for the machine's Python (cp312), and the header wheels

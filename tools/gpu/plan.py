@@ -182,7 +182,7 @@ def plan_build(target: Target, wheels: Path, python_tag: str) -> Plan:
     if missing:
         raise Fatal(
             f"CUDA {target.minor}: {folder} lacks {', '.join(missing)} (for {python_tag}); "
-            f"README's GPU tests section says how to download them "
+            f"docs/gpu.md says how to download them "
             f"(python3 tools/gpu/gpu_check.py --requirements {target.minor})"
         )
     if machine:
