@@ -288,3 +288,29 @@ def test_the_uv_quick_start_kept_cuda_bindings_12(clone: Clone) -> None:
     found = subprocess.run([python, "-m", "cuda.core", "--json"], capture_output=True, text=True, env=clone.env)
     report = json.loads(found.stdout)
     assert report["build"]["cuda_major"] == 12 and report["cuda_bindings_installed"].startswith("12.9."), report
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_readmes_pip_lines_run_on_pip_23_0(builds: SessionBuilds, uv: Uv, constraints: Path, tmp_path: Path) -> None:
+    """Issue 50: Debian 12's pip 23.0.1 has no ``-C``, and every README line with it failed there ("no such
+    option: -C"). README names pip 23.0 as its oldest; each of its ``-m pip install`` lines runs on 23.0.1 as
+    written, in a venv holding the build tools, cuda-bindings and the header wheels: the isolated install, then
+    the editable one, which then imports."""
+    segments = [part.strip() for b in RUN for line in b.lines for part in line.split("&&") if "-m pip install" in part]
+    assert len(segments) >= 2, segments
+    python = devenv.find_python(devenv.default_cell(13).python)
+    pins = facts.requirements(facts.cuda_pins(facts.default_cuda(13)))
+    venv = uv.venv(tmp_path / "venv", python, "-c", str(constraints), "pip==23.0.1", *facts.BUILD_TOOLS, *pins)
+    launcher = tmp_path / "launcher"  # ccache alone of the suite's tools: the builds compile through its cache
+    launcher.mkdir()
+    (launcher / "ccache").symlink_to(venv_for(MAJORS[-1]).bin / "ccache")
+    path = os.pathsep.join([str(venv.bin), str(launcher), "/usr/local/bin", "/usr/bin", "/bin"])
+    env = venv.env(PATH=path, PIP_CONSTRAINT=str(constraints))
+    assert run([venv.python, "-m", "pip", "--version"], env, tmp_path).stdout.startswith("pip 23.0.1 ")
+    checkout = copy_checkout(tmp_path / "checkout")
+    for segment in segments:
+        arguments = shlex.split(segment.split("-m pip install", 1)[1])
+        run([venv.python, "-m", "pip", "install", *arguments], env, checkout)
+    version = run([venv.python, "-m", "cuda.core", "--version"], env, tmp_path).stdout
+    assert "CUDA 13" in version, version
