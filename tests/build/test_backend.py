@@ -141,6 +141,8 @@ def test_an_isolated_editable_install_is_refused_before_building(make_checkout, 
         "python3 tools/dev/devenv.py cu13 && .venvs/cu13/bin/python -m pip install --no-build-isolation -e ."
         in refusals[0]
     )
+    # Or the user's own environment (issue 51: the refusal named only devenv's route).
+    assert "or keep them in your own environment: pip install 'meson>=" in refusals[0]
     assert not (checkout / "build").exists()
 
 

@@ -716,3 +716,25 @@ def test_unsupported_major_is_one_line_naming_the_choices(value: str) -> None:
         f"--cuda-major={value} is not a supported CUDA major: use one of auto, "
         + ", ".join(map(str, facts.supported_majors()))
     )
+
+
+@pytest.mark.network
+def test_an_incomplete_default_toolkit_of_the_other_major_names_the_users_major(tmp_path: Path, uv: Uv) -> None:
+    """Issue 51: cuda-bindings 12 and an incomplete CUDA 13 toolkit at the default place, nobody pointing at it:
+    the advice said "use a complete CUDA 13 toolkit". Now the cheapest fix first, of the user's major: CUDA 12's
+    header wheels, which come before the default toolkit, else a complete CUDA 12 toolkit pointed at."""
+    default = make_toolkit(tmp_path / "usr-local-cuda", 13000, headers=("cuda.h", "driver_types.h"))
+    target = uv.install_target(tmp_path / "site", f"cuda-bindings=={BINDINGS[12]}")
+    code = (
+        "import sys; from pathlib import Path; from cuda_core_build import probe; import cuda_probe; "
+        "probe.DEFAULT_TOOLKIT = Path(sys.argv[1]); sys.exit(cuda_probe.main(['--headers-only']))"
+    )
+    bare = subprocess.run(
+        [str(BASE_PYTHON), "-c", code, str(default)],
+        capture_output=True,
+        text=True,
+        env={"PATH": os.environ["PATH"], "PYTHONPATH": f"{PROBE.parent}:{PROBE.parents[1]}:{target}"},
+    )
+    assert error(bare).endswith(
+        f"(via {default}): {WHEELS[12]} (they come first), or point CUDA_PATH at a complete CUDA 12 toolkit"
+    )

@@ -63,6 +63,7 @@ def test_uv_isolated_editable_is_refused_for_the_users_major(
         "python3 tools/dev/devenv.py cu12 && uv pip install --python .venvs/cu12/bin/python --no-build-isolation -e ."
         in refusal
     )
+    assert "or keep them in your own environment: uv pip install 'meson>=" in refusal
     assert not (checkout / "build").exists() and bindings_of(cu12_venv) == bindings_pin(12)
 
 

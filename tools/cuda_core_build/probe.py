@@ -183,7 +183,7 @@ def check_toolkit(toolkit: Toolkit, request: Request) -> None:
     # The header wheels of the major this environment's cuda-bindings are for (else the toolkit's): where the
     # user pointed at the toolkit, they serve only once the pointer is gone, so the advice says to drop it.
     ours = environment_minor((toolkit.major, toolkit.minor))
-    fix = f"use a complete CUDA {toolkit.major} toolkit or {wheels_advice(*ours)}"
+    fix = f"{wheels_advice(*ours)} (they come first), or point CUDA_PATH at a complete CUDA {ours[0]} toolkit"
     if request.pointed_at:
         wheels, stop = (
             wheel_headers(),
