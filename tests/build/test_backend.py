@@ -162,21 +162,26 @@ def test_an_explicit_toolkit_of_another_major_stays_an_error(monkeypatch: pytest
 
 
 def test_metadata_requires_its_major_and_offers_only_its_extra() -> None:
+    """pyproject.toml's static range and both extras (what meson-python writes from it), narrowed to one major."""
     metadata = (
-        "Metadata-Version: 2.1\nName: cuda-core\nRequires-Dist: cuda-pathfinder>=1.1\n"
+        "Metadata-Version: 2.1\nName: cuda-core\nRequires-Dist: cuda-bindings<14,>=12.8\n"
+        "Requires-Dist: cuda-pathfinder>=1.1\nProvides-Extra: cu12\n"
+        'Requires-Dist: cuda-bindings[all]==12.*; extra == "cu12"\nRequires-Dist: cuda-toolkit==12.*; extra == "cu12"\n'
+        'Provides-Extra: cu13\nRequires-Dist: cuda-bindings[all]==13.*; extra == "cu13"\n'
+        'Requires-Dist: cuda-toolkit==13.*; extra == "cu13"\n'
         'Provides-Extra: test\nRequires-Dist: pytest; extra == "test"\n\nREADME text\n'
     )
     patched = backend.metadata_for_major(metadata, 12)
     assert patched.splitlines()[:9] == [
         "Metadata-Version: 2.1",
         "Name: cuda-core",
-        "Requires-Dist: cuda-pathfinder>=1.1",
         "Requires-Dist: cuda-bindings==12.*",
-        "Provides-Extra: test",
-        'Requires-Dist: pytest; extra == "test"',
+        "Requires-Dist: cuda-pathfinder>=1.1",
         "Provides-Extra: cu12",
         'Requires-Dist: cuda-bindings[all]==12.*; extra == "cu12"',
         'Requires-Dist: cuda-toolkit==12.*; extra == "cu12"',
+        "Provides-Extra: test",
+        'Requires-Dist: pytest; extra == "test"',
     ]
     assert "cu13" not in patched
     assert patched.endswith("\n\nREADME text\n")
@@ -221,3 +226,11 @@ def test_the_header_wheels_are_of_the_installed_bindings_minor(nothing_found: Pa
     assert set(facts.requirements(facts.cuda_pins("12.8"))) <= set(backend.cuda_requirements(asked_12, "12.8.0"))
     default = facts.requirements(facts.cuda_pins(facts.default_cuda(12)))
     assert set(default) <= set(backend.cuda_requirements(asked_12, "12.6.3"))
+
+
+def test_an_sdist_requires_only_its_tools() -> None:
+    """Issue 50: making an sdist installed cuda-bindings and the header wheels (330 MB), which it does not
+    need: its hook asks for meson-python's requirements and the build tools alone."""
+    requires = backend.get_requires_for_build_sdist({})
+    assert set(facts.tool_ranges()) <= set(requires)
+    assert not [r for r in requires if r.startswith(("cuda-bindings", "nvidia-"))], requires

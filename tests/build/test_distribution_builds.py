@@ -1,14 +1,17 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""What distributions pass to a build: ``buildtype=plain`` with flags of their own."""
+"""What distributions and packagers do: ``buildtype=plain`` with flags of their own; an sdist, made and resolved."""
 
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from builds import SessionBuilds, extension_modules, meson_setup, ninja
+import tomllib
+from builds import REPO_ROOT, SessionBuilds, Uv, extension_modules, meson_setup, ninja, run
+from cuda_core_build import facts
 
 MODULE = "cuda.core._utils.version"  # a small one
 
@@ -28,3 +31,42 @@ def test_a_plain_build_keeps_the_debug_info_a_distribution_asks_for(
     sections = subprocess.run(["readelf", "-S", module], capture_output=True, text=True, check=True).stdout
     assert (".debug_info" in sections) is not strip, sections
     assert str(build_dir).encode() not in module.read_bytes()
+
+
+@pytest.mark.network
+def test_an_sdist_is_made_without_cuda_and_resolves_without_a_build(
+    builds: SessionBuilds, uv: Uv, constraints: Path, make_checkout, tmp_path: Path
+) -> None:
+    """Issue 50: making an sdist installed cuda-bindings and NVIDIA's header wheels into its isolated environment,
+    and a resolver that reads the sdist without building it (uv's --no-build) left cuda-bindings out and said
+    the extra cu13 did not exist. Now the sdist's isolated environment holds the build tools alone, and such a
+    resolver finds cuda-bindings, and the extra's cuda-bindings[all] and cuda-toolkit of CUDA 13."""
+    venv = builds.venvs[13]
+    env = venv.env(PIP_CONSTRAINT=str(constraints))
+    checkout = make_checkout("sdist")
+    made = run([venv.python, "-m", "build", "--sdist", "--outdir", tmp_path / "dist", checkout], env, checkout)
+    output = made.stdout + made.stderr
+    installed = " ".join(line for line in output.splitlines() if line.startswith(("  - ", "* Installing")))
+    assert "meson-python" in installed and "cuda-bindings" not in installed and "nvidia-" not in installed, output
+    (sdist,) = (tmp_path / "dist").glob("cuda_core-*.tar.gz")
+    requirement = tmp_path / "requirements.in"
+    requirement.write_text(f"cuda-core[cu13] @ {sdist.as_uri()}\n")
+    resolved = run([uv.path, "pip", "compile", "--no-build", requirement], uv.env(), tmp_path)
+    pinned = {line.split("==")[0]: line.split("==")[1] for line in resolved.stdout.splitlines() if "==" in line}
+    assert pinned["cuda-bindings"].startswith("13.") and pinned["cuda-toolkit"].startswith("13."), resolved.stdout
+    assert "does not have an extra" not in resolved.stderr, resolved.stderr
+
+
+@pytest.mark.network
+def test_cibuildwheel_reads_the_release_matrix(uv: Uv, tmp_path: Path) -> None:
+    """Issue 50: ``[tool.cibuildwheel]`` gives each supported Python on both Linux archs, no musllinux, and passes
+    CUDA_CORE_VERSION (a release's plain version) into its containers. (Containers cannot run here.)"""
+    venv = uv.venv(tmp_path / "venv", sys.executable, "cibuildwheel")
+    listed = run(
+        [venv.bin / "cibuildwheel", "--print-build-identifiers", "--platform", "linux", REPO_ROOT], uv.env(), tmp_path
+    )
+    pythons = [version.replace(".", "") for version in facts.matrix()["python"]["versions"].split()]
+    expected = {f"cp{python}-manylinux_{arch}" for python in pythons for arch in ("x86_64", "aarch64")}
+    assert set(listed.stdout.split()) == expected, listed.stdout
+    settings = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["cibuildwheel"]
+    assert "CUDA_CORE_VERSION" in settings["environment-pass"]

@@ -6,11 +6,10 @@ uv runs the backend in a build environment of its own and shows it nothing of th
 its own process: the backend reads uv's command line and environment (tools/cuda_core_build/
 frontend.py) as uv does to find where it installs. In a uv venv holding cuda-bindings 12.9, each
 command either builds for CUDA 12, keeping those bindings, or stops before building in one line
-naming ``-Csetup-args=-Dcuda-major=12``. These stop before compiling (refusals) or at the sdist,
-whose requirements hook makes the same decision as the wheel's. The full builds are shared with
-tests that build anyway: ``uv pip install .`` in such a venv is README's uv quick start
-(tests/build/test_readme.py checks what it installed), ``python -m build`` in a CUDA 12 venv is
-tests/build/test_wheels.py's.
+naming ``-Csetup-args=-Dcuda-major=12``. These stop before compiling (refusals), or build a wheel
+through caches (``uv build --wheel``). The other full builds are shared with tests that build
+anyway: ``uv pip install .`` in such a venv is README's uv quick start (tests/build/test_readme.py
+checks what it installed), ``python -m build`` in a CUDA 12 venv is tests/build/test_wheels.py's.
 """
 
 from __future__ import annotations
@@ -86,10 +85,9 @@ def test_uv_with_a_python_that_names_no_environment_stops_naming_the_major(
 def test_uv_build_sees_the_users_venv(
     uv: Uv, cu12_venv: Venv, builds: SessionBuilds, make_checkout, tmp_path: Path, given: str
 ) -> None:
-    """``uv build`` in the active venv, or given its Python (no venv active): the requirements hook says it
-    builds for CUDA 12 and requires CUDA 12's packages. The sdist runs the same hook as the wheel, and
-    compiles nothing."""
-    args = ["build", "-v", "--sdist", "-o", tmp_path]
+    """``uv build`` in the active venv, or given its Python (no venv active): the wheel's requirements hook says
+    it builds for CUDA 12 and requires CUDA 12's packages. (The sdist's hook asks for no CUDA at all.)"""
+    args = ["build", "-v", "--wheel", "-o", tmp_path]
     args += ["--python", str(cu12_venv.python)] if given == "--python" else []
     env = uv_env(uv, cu12_venv, builds, activated=given != "--python")
     result = run([uv.path, *args], env, make_checkout("uv-build"))

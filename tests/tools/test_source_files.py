@@ -19,7 +19,9 @@ from pathlib import Path
 
 import pytest
 import spdx
+import tomllib
 from cuda_core_build import facts
+from cuda_core_build.wheel_files import bindings_extra
 
 VENV_BIN = Path(sys.executable).parent
 CYTHON_SOURCES = (".pyx", ".pxd", ".pxi")
@@ -125,3 +127,16 @@ def test_the_architecture_page_names_every_module_of_the_pipeline_and_the_harnes
     }
     assert {"probe", "record", "process", "numba_suite"} <= names
     assert not sorted(name for name in names if f"`{name}" not in page and f"{name}/" not in page)
+
+
+def test_pyprojects_cuda_metadata_is_the_matrixs() -> None:
+    """pyproject.toml's static cuda-bindings range spans the matrix's CUDA minors, and its extras are one per
+    supported major, as the backend narrows them and merge_wheels writes them (wheel_files.bindings_extra)."""
+    project = tomllib.loads((facts.REPO_ROOT / "pyproject.toml").read_text())["project"]
+    oldest, majors = facts.cuda_minors()[0], facts.supported_majors()
+    assert f"cuda-bindings>={oldest},<{majors[-1] + 1}" in project["dependencies"]
+    extras = {name: deps for name, deps in project["optional-dependencies"].items() if name != "test"}
+    assert list(extras) == [f"cu{major}" for major in majors]
+    for major in majors:
+        declared = [line.split(": ", 1)[1].split(";")[0] for line in bindings_extra(major)[1:]]
+        assert extras[f"cu{major}"] == declared

@@ -13,6 +13,7 @@ import importlib.metadata
 import io
 import json
 import os
+import re
 import shutil
 import site
 import sys
@@ -37,9 +38,9 @@ except ImportError as missing:  # a build without isolation, in an environment t
         f"{_install} {' '.join(map(repr, facts.tool_ranges()))}"
     ) from None
 
-from cuda_core_build import common, editable, probe, record, version
+from cuda_core_build import common, editable, probe, record, steps, version
 from cuda_core_build.request import ConfigSettings, ProbeError, from_settings, meson_option, misspelled, setup_args
-from cuda_core_build.wheel_files import Wheel, bindings_extra, join_metadata, metadata_headers
+from cuda_core_build.wheel_files import Wheel, join_metadata, metadata_headers
 
 
 def _log(message: str) -> None:
@@ -193,7 +194,12 @@ def _requires(
         return [*hook(settings), *facts.tool_ranges(), *cuda_requirements(settings, installed)]
 
 
-get_requires_for_build_sdist = functools.partial(_requires, mesonpy.get_requires_for_build_sdist)  # dist configures
+def get_requires_for_build_sdist(config_settings: ConfigSettings = None) -> list[str]:
+    """mesonpy's and the build tools: no cuda-bindings or headers, which an sdist does not need (build_sdist)."""
+    with _hook(config_settings):
+        return [*mesonpy.get_requires_for_build_sdist(config_settings), *facts.tool_ranges()]
+
+
 get_requires_for_build_wheel = functools.partial(_requires, mesonpy.get_requires_for_build_wheel)
 get_requires_for_build_editable = functools.partial(_requires, mesonpy.get_requires_for_build_editable, editable=True)
 
@@ -284,13 +290,15 @@ def building(settings: dict[str, Any]) -> Iterator[Path]:
 
 
 def metadata_for_major(metadata: str, major: int) -> str:
-    """METADATA of a wheel of one major: it requires that major's cuda-bindings and offers its extra alone."""
+    """METADATA of a wheel of one major: pyproject.toml's cuda-bindings range narrowed to that major, and its extra
+    alone of the two it declares."""
     lines, body = metadata_headers(metadata)
-    plain = [i for i, line in enumerate(lines) if line.startswith("Requires-Dist:") and ";" not in line]
-    lines.insert((plain[-1] if plain else len(lines) - 1) + 1, f"Requires-Dist: cuda-bindings=={major}.*")
-    extras = [i for i, line in enumerate(lines) if line.startswith(("Provides-Extra:", "Requires-Dist:"))]
-    lines[extras[-1] + 1 : extras[-1] + 1] = bindings_extra(major)
-    return join_metadata(lines, body)
+    others = [f"cu{m}" for m in facts.supported_majors() if m != major]
+    drop = [f"Provides-Extra: {extra}" for extra in others]
+    kept = [line for line in lines if line not in drop and not line.endswith(tuple(f'extra == "{e}"' for e in others))]
+    ranged = re.compile(r"Requires-Dist: cuda-bindings ?[<>=!~][^;]*$")
+    narrowed = [f"Requires-Dist: cuda-bindings=={major}.*" if ranged.match(line) else line for line in kept]
+    return join_metadata(narrowed, body)
 
 
 def _build(
@@ -322,8 +330,12 @@ def _build(
 def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) -> str:
     if (sdist := version.unpacked_sdist(facts.REPO_ROOT)) is not None:
         return repack_sdist(facts.REPO_ROOT, sdist, Path(sdist_directory))
-    with _hook(config_settings), building(dict(config_settings or {})):
-        name = mesonpy.build_sdist(sdist_directory, config_settings)
+    os.environ[steps.SDIST_ONLY] = "1"  # configure without a toolkit: `meson dist` configures the project first
+    try:
+        with _hook(config_settings), building(dict(config_settings or {})):
+            name = mesonpy.build_sdist(sdist_directory, config_settings)
+    finally:
+        os.environ.pop(steps.SDIST_ONLY, None)
     with_dynamic_metadata(Path(sdist_directory) / name)
     return name
 
@@ -415,7 +427,9 @@ def refuse_isolated_editable() -> None:
             f"cuda-core: an editable install rebuilds on import with the build tools it was made with, but this "
             f"build's tools are in a temporary isolated environment ({Path(mesonpy.__file__).resolve().parents[1]}) "
             f"that is deleted after the install: make a venv that keeps them and install from it, in the repository "
-            f"root: python3 tools/dev/devenv.py cu{major} && {install} --no-build-isolation -e ."
+            f"root: python3 tools/dev/devenv.py cu{major} && {install} --no-build-isolation -e .; or keep them in "
+            f"your own environment: {'uv pip' if by_uv else 'pip'} install {' '.join(map(repr, facts.tool_ranges()))}, "
+            f"then install with --no-build-isolation -e ."
         )
 
 

@@ -27,6 +27,8 @@ from cuda_core_build.request import ProbeError, Request, invocation_dir, misspel
 PACKAGE = facts.REPO_ROOT / "cuda_core" / "cuda" / "core"
 STAMPS = ("environment.json", "cython.stamp", "cyutility.stamp", "toolchain.h")
 ODD = {"\\": "a backslash", "\n": "a newline"}  # what a depfile cannot name
+COMPAT = ("driver_compat.pxi", "resources_compat.pxi", "attributes_compat.pxi")  # each has a variant per environment
+SDIST_ONLY = "CUDA_CORE_SDIST_ONLY"  # set by backend.build_sdist alone
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -39,11 +41,16 @@ def compat_choices(toolkit: probe.Toolkit, bindings: probe.Package) -> dict[str,
     """Each _compat file's variant: 13.1+ resources need 13.1+ headers and bindings, 12.9 attributes 12.9+ bindings."""
     minor = (bindings.major, bindings.minor)
     resources = "cuda13_1" if toolkit.cuda_version >= 13010 and minor >= (13, 1) else "before13_1"
-    return {
-        "driver_compat.pxi": f"cu{toolkit.major}",
-        "resources_compat.pxi": f"resources/{resources}",
-        "attributes_compat.pxi": f"attributes/{'cuda12_9' if minor >= (12, 9) else 'before12_9'}",
-    }
+    return dict(
+        zip(
+            COMPAT,
+            (
+                f"cu{toolkit.major}",
+                f"resources/{resources}",
+                f"attributes/{'cuda12_9' if minor >= (12, 9) else 'before12_9'}",
+            ),
+        )
+    )
 
 
 def header_closure(compiler: list[str], toolkit: probe.Toolkit) -> dict[str, str]:
@@ -264,6 +271,10 @@ def configure(args: argparse.Namespace) -> None:
         misspelled(given)
         found, changed = environment(args, pin_required=False)
     except ProbeError as err:
+        if os.environ.get(SDIST_ONLY) == "1":  # `meson dist` configures, and an sdist needs no CUDA: nothing recorded
+            outputs = " ".join([*STAMPS, *facts.REQUIRED_HEADERS, *COMPAT])
+            print(f"cuda-core: configured for an sdist alone: it needs no CUDA headers or cuda-bindings\n{outputs}\n\n")
+            return
         setup = [(args.build_dir / name).is_file() for name in ("meson-private/cmd_line.txt", "build.ninja")]
         wiped = setup == [True, False] and not (config / record.RECORD).is_file()  # by `meson setup --wipe`
         gone = f" ({args.build_dir.name} was emptied by `meson setup --wipe` before this check: its previous build is gone and is rebuilt in full once this is fixed)"
