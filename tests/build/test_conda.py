@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import devenv
@@ -20,6 +21,7 @@ from builds import REPO_ROOT, SessionBuilds, Uv, bindings_pin, run
 from cuda_core_build import facts
 
 PROBE = REPO_ROOT / "tools" / "dev" / "cuda_probe.py"
+BASE_PYTHON = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"  # no bindings
 
 
 def conda_prefix(root: Path, headers: Path) -> Path:
@@ -56,3 +58,21 @@ def test_a_conda_toolkit_is_found_by_conda_prefix_alone(
     run([venv.bin / "ninja", "-C", tmp_path / "build"], env, tmp_path)
     info = (tmp_path / "build" / "cuda_core" / "cuda" / "core" / "_build_info.py").read_text()
     assert "cuda_major = 13" in info
+
+
+def test_an_incomplete_conda_toolkit_names_conda_forges_packages(builds: SessionBuilds, tmp_path: Path) -> None:
+    """Issue 50: a conda toolkit that lacks headers gets one line naming conda-forge's packages of its version
+    that hold them, before the header wheels (here with no cuda-bindings and no header wheels around)."""
+    wheels = builds.venvs[13].site_packages / "nvidia" / "cu13" / "include"
+    prefix = conda_prefix(tmp_path / "conda", wheels)
+    for header in ("nvrtc.h", "cudaProfiler.h"):
+        (prefix / "targets" / "x86_64-linux" / "include" / header).unlink()
+        (prefix / "include" / header).unlink()
+    env = {"PATH": os.environ["PATH"], "CONDA_PREFIX": str(prefix), "PYTHONPATH": str(PROBE.parents[1])}
+    result = run([BASE_PYTHON, PROBE, "--headers-only"], env, tmp_path, check=False)
+    assert result.returncode == 1 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    version = facts.default_cuda(13)
+    assert (
+        f"(via CONDA_PREFIX): conda install -c conda-forge cuda-nvrtc-dev={version} cuda-profiler-api={version} "
+        in result.stderr
+    )

@@ -24,6 +24,9 @@ WHEEL_LAYOUTS = {
     12: {"cuda.h": "nvidia/cuda_runtime/include", "nvrtc.h": "nvidia/cuda_nvrtc/include",
          "cudaProfiler.h": "nvidia/cuda_profiler_api/include", "driver_types.h": "nvidia/cuda_runtime/include"},
 }  # fmt: skip
+# conda-forge's packages of each header (NVIDIA's component names): what an incomplete conda toolkit lacks.
+CONDA_PACKAGES = {"cuda.h": "cuda-cudart-dev", "driver_types.h": "cuda-cudart-dev", "nvrtc.h": "cuda-nvrtc-dev",
+                  "cudaProfiler.h": "cuda-profiler-api"}  # fmt: skip
 EDITABLE_FINDERS = ("MesonpyMetaFinder", "SharedNamespaceFinder")  # importing cuda.* through them rebuilds
 DEV_VENVS = facts.REPO_ROOT / ".venvs"  # tools/dev/devenv.py's venvs, one per cell
 
@@ -184,6 +187,10 @@ def check_toolkit(toolkit: Toolkit, request: Request) -> None:
     # user pointed at the toolkit, they serve only once the pointer is gone, so the advice says to drop it.
     ours = environment_minor((toolkit.major, toolkit.minor))
     fix = f"{wheels_advice(*ours)} (they come first), or point CUDA_PATH at a complete CUDA {ours[0]} toolkit"
+    if toolkit.found_via == "CONDA_PREFIX":  # the env's own packages, of its toolkit's version
+        lacking = [h for h in facts.REQUIRED_HEADERS if h not in toolkit.sources]
+        packages = dict.fromkeys(f"{CONDA_PACKAGES[h]}={toolkit.major}.{toolkit.minor}" for h in lacking)
+        fix = f"conda install -c conda-forge {' '.join(packages)} (the packages of {', '.join(lacking)}), or {fix}"
     if request.pointed_at:
         wheels, stop = (
             wheel_headers(),
