@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 import spdx
 import tomllib
-from cuda_core_build import facts
+from cuda_core_build import facts, probe
 from cuda_core_build.wheel_files import bindings_extra
 
 VENV_BIN = Path(sys.executable).parent
@@ -140,3 +141,22 @@ def test_pyprojects_cuda_metadata_is_the_matrixs() -> None:
     for major in majors:
         declared = [line.split(": ", 1)[1].split(";")[0] for line in bindings_extra(major)[1:]]
         assert extras[f"cu{major}"] == declared
+
+
+def test_the_conda_recipe_requires_what_pyproject_and_the_probe_name() -> None:
+    """Issue 50: conda/recipe.yaml's host requirements are the build tools' ranges (conda's spelling) and
+    conda-forge's packages of the headers the probe names; its run requirements pyproject.toml's dependencies,
+    cuda-bindings of the recipe's major."""
+    text = (facts.REPO_ROOT / "conda" / "recipe.yaml").read_text()
+    sections = {
+        name: re.findall(r"^    - (.+)$", body, re.M)
+        for name, body in re.findall(r"^  (\w+):\n((?:    - .+\n)+)", text, re.M)
+    }
+    conda_ranges = [re.sub(r"^([\w.-]+)", r"\1 ", tool, count=1) for tool in facts.tool_ranges()]
+    assert [r for r in sections["host"] if r.split()[0] in facts.BUILD_TOOLS] == conda_ranges
+    assert set(probe.CONDA_PACKAGES.values()) <= set(sections["host"])
+    assert "cuda-bindings ${{ cuda_major }}.*" in sections["host"]
+    project = tomllib.loads((facts.REPO_ROOT / "pyproject.toml").read_text())["project"]
+    names = [re.split(r"[<>=! ]", requirement)[0] for requirement in project["dependencies"]]
+    assert [r.split()[0] for r in sections["run"] if r != "python"] == names
+    assert re.search(r"^  cuda_major: (\d+)$", text, re.M).group(1) == str(facts.supported_majors()[-1])
