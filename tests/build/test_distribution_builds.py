@@ -70,3 +70,20 @@ def test_cibuildwheel_reads_the_release_matrix(uv: Uv, tmp_path: Path) -> None:
     assert set(listed.stdout.split()) == expected, listed.stdout
     settings = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["cibuildwheel"]
     assert "CUDA_CORE_VERSION" in settings["environment-pass"]
+
+
+def test_a_read_only_checkout_builds_with_nothing_written(builds: SessionBuilds, make_checkout, tmp_path: Path) -> None:
+    """Issue 50: a distribution builds from a tree it may not write (a read-only bind mount here, which holds for
+    root too): Meson's setup, the version script (git, which refreshed .git/index) and the whole build succeed
+    with the build directory outside it."""
+    venv, checkout = builds.venvs[13], make_checkout("read-only")
+    setup = [str(venv.bin / "meson"), "setup", str(tmp_path / "build"), str(checkout)]
+    script = f'mount --bind -o ro "$1" "$1" || exit 77; {" ".join(setup)} && exec {venv.bin / "ninja"} -C {tmp_path / "build"}'
+    result = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", script, "sh", str(checkout)], env=venv.env(), capture_output=True, text=True
+    )
+    if result.returncode == 77 or "unshare: " in result.stderr:
+        pytest.skip(f"no read-only bind mount here: {result.stderr.strip()}")
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    assert "Read-only file system" not in result.stdout + result.stderr
+    assert (tmp_path / "build" / "cuda_core" / "cuda" / "core" / "_build_info.py").is_file()

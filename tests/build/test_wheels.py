@@ -395,3 +395,30 @@ def test_wheel_hashes_name_the_same_modules(builds: SessionBuilds) -> None:
         for name, path in builds.modules(major).items():
             entry = next(e for e in wheel.contents if e.startswith(name.replace(".", "/") + ".cpython-"))
             assert hashlib.sha256(wheel.contents[entry]).digest() == hashlib.sha256(path.read_bytes()).digest(), name
+
+
+def test_wheels_from_two_unpacks_of_one_sdist_are_byte_identical(
+    make_checkout, builds: SessionBuilds, tmp_path: Path
+) -> None:
+    """Issue 50: the wheel copied each file's mode from the tree it was built in, so an sdist unpacked by
+    ``tar -x`` as root (keeping 0664 where a group-writable umask made it) and by pip (0644) gave wheels whose
+    entries differed in mode (125 of them). Now each entry is 0644, or 0755 where executable: the same bytes."""
+    venv = builds.venvs[13]
+    checkout = make_checkout("unpacks")
+    run(
+        [venv.python, "-m", "build", "--sdist", "--no-isolation", "--outdir", tmp_path / "sdist", checkout],
+        venv.env(),
+        checkout,
+    )
+    (sdist,) = (tmp_path / "sdist").glob("cuda_core-*.tar.gz")
+    wheels = []
+    for unpack, mode in (("tar", 0o664), ("pip", 0o644)):
+        with tarfile.open(sdist) as archive:
+            archive.extractall(tmp_path / unpack, filter="data")
+        (tree,) = (tmp_path / unpack).iterdir()
+        for path in (p for p in tree.rglob("*") if p.is_file() and not p.stat().st_mode & 0o111):
+            path.chmod(mode)
+        out = tmp_path / f"wheel-{unpack}"
+        pip_wheel(venv, tree, tmp_path / f"build-{unpack}", out, "--no-index", SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH)
+        wheels.append(next(out.glob("cuda_core-*.whl")).read_bytes())
+    assert wheels[0] == wheels[1]
