@@ -10,6 +10,7 @@ rebuilt at the end.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -388,6 +389,9 @@ def test_a_venv_installed_through_a_link_that_goes_still_imports(
         with touched(editable / "cuda_core/cuda/core/_context.pyx"):
             result = run([venv.python, "-c", "import cuda.core._context"], venv.env(), tmp_path)
         assert "cuda-core: rebuilding the editable cuda.core" in result.stderr and "_context.pyx" in result.stderr
+        # Issue 51: the counter went [2/125] then [3/6]; the check's steps, counted before it pruned, are not shown.
+        totals = {m.group(1) for m in re.finditer(r"^\[\d+/(\d+)\]", result.stderr, re.M)}
+        assert len(totals) == 1 and "Generating cuda-config/sources" not in result.stderr, result.stderr
     finally:
         install_editable(venv.python, venv, build_dir, editable)
 

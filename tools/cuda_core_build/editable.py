@@ -101,9 +101,9 @@ def rebuild(build_dir: Path, ninja: str, progress: TextIO, env: dict[str, str] |
         process = subprocess.Popen([ninja], cwd=build_dir, env=env, **pipe)  # type: ignore[call-overload]
         for line in process.stdout:
             lines.append(line)
-            if not working and not QUIET.match(line.strip()):  # the first step that rebuilds: say so
-                working = True
-                print(notice + "".join(lines[:-1]), end="", file=progress, flush=True)
+            if not working and not QUIET.match(line.strip()):  # the first step that rebuilds: say so (not the
+                working = True  # check's steps: ninja's [k/N] before them counts what the check then prunes)
+                print(notice, end="", file=progress, flush=True)
             if working:
                 print(line, end="", file=progress, flush=True)
         if process.wait() != 0:
