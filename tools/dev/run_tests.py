@@ -7,7 +7,7 @@
    cells and the matrix's two extremes), made or checked by tools/dev/devenv.py in
    build/.venvs/CELL: the runner's own. The newest default cell's comes first; its uv then makes
    the others. It never installs into .venvs/, where you may keep an editable install.
-2. The build-free tests, first: ``pytest tests/tools -q`` in the newest default cell's venv (the
+2. The build-free tests, first: ``pytest tests/tools -q -n 2`` in the newest default cell's venv (the
    dev tools, the GPU harness, the suite runners, the source rules), which build nothing.
 3. The build tests, once: ``pytest tests/build -q`` in the same venv. They build both majors in a
    scratch checkout, with build/.venvs/cu12 and cu13 as their tools, and leave the wheels they
@@ -91,7 +91,7 @@ def repo_tests(
 
 def tools_tests(python: Path, pytest_args: list[str], run_dir: Path) -> tuple[int, dict[str, int]]:
     """pytest over tests/tools, the tests that build nothing: first, so they answer in seconds."""
-    return repo_tests("tools", python, pytest_args, run_dir)
+    return repo_tests("tools", python, pytest_args, run_dir, "-n", "2")  # on both cores: they wait on subprocesses
 
 
 def build_tests(python: Path, pytest_args: list[str], run_dir: Path) -> tuple[int, dict[str, int]]:

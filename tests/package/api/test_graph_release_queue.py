@@ -11,6 +11,8 @@ import ctypes
 import threading
 import time
 
+import pytest
+
 PENDING_CALL = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
 
 
@@ -92,6 +94,7 @@ def test_many_workers_racing_a_full_queue_strand_nothing() -> None:
     assert len(threads) == 200 and set(threads) == {"MainThread"}
 
 
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")  # the fork is the point
 def test_a_forked_child_gets_its_own_release_queue() -> None:
     """fork() copies the queue's lock and condition variable with the parent's retry thread
     waiting on them, a thread the child lacks: the child takes a queue of its own, so each of
