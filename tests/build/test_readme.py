@@ -314,3 +314,9 @@ def test_readmes_pip_lines_run_on_pip_23_0(builds: SessionBuilds, uv: Uv, constr
         run([venv.python, "-m", "pip", "install", *arguments], env, checkout)
     version = run([venv.python, "-m", "cuda.core", "--version"], env, tmp_path).stdout
     assert "CUDA 13" in version, version
+
+
+def test_readmes_oldest_uv_is_the_one_the_suite_runs() -> None:
+    """README's oldest uv is requirements/test.txt's pin, with which test_readme runs README's uv lines."""
+    pinned = re.search(r"^uv==(\S+)$", (REPO_ROOT / "requirements" / "test.txt").read_text(), re.M).group(1)
+    assert f"uv {pinned} or newer" in " ".join(README.read_text().split())
