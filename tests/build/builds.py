@@ -39,6 +39,9 @@ from cuda_core_build import facts
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 MAJORS = facts.supported_majors()
+PROBE = REPO_ROOT / "tools" / "dev" / "cuda_probe.py"  # what the build's probe finds, as a user asks it
+# The interpreter the test venvs were made from: no cuda-bindings, no header wheels, no build tools.
+BASE_PYTHON = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"
 
 
 def bindings_pin(major: int) -> str:
@@ -92,6 +95,14 @@ PROGRESS = re.compile(r"^\s*(\[\d+/\d+\])")  # ninja's progress, as a build's ow
 PROGRESS_SECONDS = 30.0
 # Where a long build says how far it is; tests/build/conftest.py points it past pytest's capture.
 progress: Callable[[str], None] | None = None
+
+
+def system_path(venv: Venv, launcher: Path) -> str:
+    """PATH of ``venv``'s bin, then ccache alone of the suite's tools (linked in ``launcher``, made here: Meson
+    compiles through the suite's one cache), then the system's directories."""
+    launcher.mkdir()
+    (launcher / "ccache").symlink_to(shutil.which("ccache") or "/usr/bin/ccache")
+    return os.pathsep.join([str(venv.bin), str(launcher), "/usr/local/bin", "/usr/bin", "/bin"])
 
 
 def run(cmd: list[str | Path], env: dict[str, str], cwd: Path, check: bool = True) -> subprocess.CompletedProcess[str]:

@@ -12,16 +12,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 from pathlib import Path
 
 import devenv
 import pytest
-from builds import REPO_ROOT, SessionBuilds, Uv, bindings_pin, run
+from builds import BASE_PYTHON, PROBE, SessionBuilds, Uv, bindings_pin, run, system_path
 from cuda_core_build import facts
-
-PROBE = REPO_ROOT / "tools" / "dev" / "cuda_probe.py"
-BASE_PYTHON = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"  # no bindings
 
 
 def conda_prefix(root: Path, headers: Path) -> Path:
@@ -45,11 +41,7 @@ def test_a_conda_toolkit_is_found_by_conda_prefix_alone(
     python = devenv.find_python(devenv.default_cell(13).python)
     env_dir = tmp_path / "env"
     venv = uv.venv(env_dir, python, "-c", str(constraints), *facts.BUILD_TOOLS, f"cuda-bindings=={bindings_pin(13)}")
-    launcher = tmp_path / "launcher"  # ccache alone of the suite's tools: Meson compiles through the suite's cache
-    launcher.mkdir()
-    (launcher / "ccache").symlink_to(shutil.which("ccache") or "/usr/bin/ccache")
-    path = os.pathsep.join([str(venv.bin), str(launcher), "/usr/local/bin", "/usr/bin", "/bin"])
-    env = venv.env(PATH=path, CONDA_PREFIX=str(prefix))
+    env = venv.env(PATH=system_path(venv, tmp_path / "launcher"), CONDA_PREFIX=str(prefix))
     found = json.loads(run([venv.python, PROBE, "--headers-only"], env, tmp_path).stdout)
     assert found["found_via"] == "CONDA_PREFIX", found
     assert found["include_dirs"] == [str(prefix / "targets" / "x86_64-linux" / "include")], found

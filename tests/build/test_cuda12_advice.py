@@ -14,10 +14,9 @@ from pathlib import Path
 
 import devenv
 import pytest
-from builds import REPO_ROOT, SessionBuilds, Uv, Venv, meson_setup, run
+from builds import PROBE, SessionBuilds, Uv, Venv, meson_setup, run
 from cuda_core_build import facts
 
-PROBE = REPO_ROOT / "tools" / "dev" / "cuda_probe.py"
 ADVICE = re.compile(r"pip install ((?:\"[^\"]+\" ?)+)")
 
 

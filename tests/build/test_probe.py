@@ -22,13 +22,12 @@ from pathlib import Path
 
 import cuda_probe
 import pytest
-from builds import Uv, bindings_pin, venv_for
+from builds import BASE_PYTHON, PROBE, Uv, bindings_pin, venv_for
 from cuda_core_build import facts, record
 from cuda_core_build import probe as probe_library
 from cuda_core_build.request import Request
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-PROBE = REPO_ROOT / "tools" / "dev" / "cuda_probe.py"
 ERROR_PREFIX = "cuda_probe.py: error: "
 WHEELS = {
     major: probe_library.wheels_advice(major, int(facts.default_cuda(major).split(".")[1]))
@@ -364,9 +363,6 @@ def test_bindings_newer_than_the_headers(tmp_path: Path) -> None:
     root = make_toolkit(tmp_path / "cuda-12.8", 12080)
     message = error(run_probe(12, env_updates={"CUDA_PATH": str(root)}))
     assert "cuda-bindings==12.8.*" in message and BINDINGS[12] in message
-
-
-BASE_PYTHON = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"
 
 
 @pytest.mark.parametrize("major, version", [(12, 12090), (13, 13000)])

@@ -40,7 +40,7 @@ from pathlib import Path
 
 import devenv
 import pytest
-from builds import MAJORS, REPO_ROOT, SessionBuilds, Uv, copy_checkout, run, venv_for
+from builds import MAJORS, REPO_ROOT, SessionBuilds, Uv, copy_checkout, run, system_path, venv_for
 from cuda_core_build import facts
 
 README = REPO_ROOT / "README.md"
@@ -266,10 +266,7 @@ def test_readmes_tool_list_builds_a_wheel_without_isolation(
     pins = facts.requirements(facts.cuda_pins(facts.default_cuda(13)))
     python = devenv.find_python(devenv.default_cell(13).python)
     venv = uv.venv(tmp_path / "venv", python, "-c", str(constraints), *tools, "build", *pins)
-    launcher = tmp_path / "launcher"  # ccache alone of the suite's tools: the system's PATH has no patchelf
-    launcher.mkdir()
-    (launcher / "ccache").symlink_to(shutil.which("ccache") or "/usr/bin/ccache")
-    env = venv.env(PATH=os.pathsep.join([str(venv.bin), str(launcher), "/usr/local/bin", "/usr/bin", "/bin"]))
+    env = venv.env(PATH=system_path(venv, tmp_path / "launcher"))  # the system's PATH has no patchelf
     command = [venv.python, "-m", "build", "--wheel", "--no-isolation", f"-Cbuild-dir={tmp_path / 'build'}"]
     run([*command, "--outdir", tmp_path / "dist", builds.checkout], env, tmp_path)
     assert len(list((tmp_path / "dist").glob("cuda_core-*.whl"))) == 1
@@ -302,11 +299,7 @@ def test_readmes_pip_lines_run_on_pip_23_0(builds: SessionBuilds, uv: Uv, constr
     python = devenv.find_python(devenv.default_cell(13).python)
     pins = facts.requirements(facts.cuda_pins(facts.default_cuda(13)))
     venv = uv.venv(tmp_path / "venv", python, "-c", str(constraints), "pip==23.0.1", *facts.BUILD_TOOLS, *pins)
-    launcher = tmp_path / "launcher"  # ccache alone of the suite's tools: the builds compile through its cache
-    launcher.mkdir()
-    (launcher / "ccache").symlink_to(venv_for(MAJORS[-1]).bin / "ccache")
-    path = os.pathsep.join([str(venv.bin), str(launcher), "/usr/local/bin", "/usr/bin", "/bin"])
-    env = venv.env(PATH=path, PIP_CONSTRAINT=str(constraints))
+    env = venv.env(PATH=system_path(venv, tmp_path / "launcher"), PIP_CONSTRAINT=str(constraints))
     assert run([venv.python, "-m", "pip", "--version"], env, tmp_path).stdout.startswith("pip 23.0.1 ")
     checkout = copy_checkout(tmp_path / "checkout")
     for segment in segments:
