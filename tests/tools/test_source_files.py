@@ -22,7 +22,7 @@ import pytest
 import spdx
 import tomllib
 from cuda_core_build import facts, probe
-from cuda_core_build.wheel_files import bindings_extra
+from merge_wheels import bindings_extra
 
 VENV_BIN = Path(sys.executable).parent
 CYTHON_SOURCES = (".pyx", ".pxd", ".pxi")
@@ -132,7 +132,7 @@ def test_the_architecture_page_names_every_module_of_the_pipeline_and_the_harnes
 
 def test_pyprojects_cuda_metadata_is_the_matrixs() -> None:
     """pyproject.toml's static cuda-bindings range spans the matrix's CUDA minors, and its extras are one per
-    supported major, as the backend narrows them and merge_wheels writes them (wheel_files.bindings_extra)."""
+    supported major, as the backend narrows them and merge_wheels writes them (merge_wheels.bindings_extra)."""
     project = tomllib.loads((facts.REPO_ROOT / "pyproject.toml").read_text())["project"]
     oldest, majors = facts.cuda_minors()[0], facts.supported_majors()
     assert f"cuda-bindings>={oldest},<{majors[-1] + 1}" in project["dependencies"]

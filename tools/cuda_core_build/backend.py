@@ -1,8 +1,7 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""cuda-core's PEP 517 backend: mesonpy, plus CUDA requirements, locked builds, METADATA per major, editables."""
-
-from __future__ import annotations
+"""cuda-core's PEP 517 backend: mesonpy, plus what it does not do: requirements and METADATA per CUDA major, the
+target's major (pip and uv do not say it), a lock on the build directory, an sdist without git, editables."""
 
 import contextlib
 import dataclasses
@@ -29,9 +28,7 @@ from cuda_core_build import facts, frontend
 try:
     import mesonpy
 except ImportError as missing:  # a build without isolation, in an environment that lacks the build tools
-    _install = (
-        "uv pip install" if (frontend.frontend() or frontend.Frontend((), Path(), {})).name == "uv" else "pip install"
-    )
+    _install = "uv pip install" if getattr(frontend.frontend(), "name", "") == "uv" else "pip install"
     raise SystemExit(
         f"cuda-core: the build tools are not installed for {sys.executable} (no module named {missing.name}), and a "
         f"build without isolation uses the environment's own: install them first: "
@@ -52,7 +49,7 @@ def install_site_dirs() -> list[Path]:
     return list(dict.fromkeys(Path(sysconfig.get_paths()[key]).resolve() for key in ("purelib", "platlib")))
 
 
-def tools_outside(site_dirs: list[Path]) -> bool:
+def tools_outside(site_dirs: list[Path] | tuple[Path, ...]) -> bool:
     """Whether the build's tools come from outside ``site_dirs``: an isolated build."""
     return not any(Path(mesonpy.__file__).resolve().is_relative_to(d) for d in site_dirs)
 
@@ -69,11 +66,11 @@ class Target:
 
 @functools.cache
 def install_target(site_dirs: tuple[Path, ...]) -> Target:
-    """Where an install goes. pip runs the hooks with the target's Python (``site_dirs``: its isolation shows as
-    tools from outside them); uv and build run them in an environment of their own, so the target is read from
-    the frontend's process: its ``--python``/``--target``, else its VIRTUAL_ENV, CONDA_PREFIX or the project's
+    """Where an install goes. pip runs the hooks with the target's Python (``site_dirs``: its isolation shows as tools
+    from outside them); uv and build run them in an environment of their own, so the target is read from the
+    frontend's process: its ``--python``/``--target``, else its VIRTUAL_ENV, CONDA_PREFIX or the project's
     ``.venv``, as uv looks; for build, its own interpreter's environment."""
-    if tools_outside(list(site_dirs)):
+    if tools_outside(site_dirs):
         found = next(iter(importlib.metadata.distributions(name="cuda-bindings", path=list(map(str, site_dirs)))), None)
         return Target(found.version if found else None, str(site_dirs[0]), "", True)
     front = frontend.frontend()
@@ -83,22 +80,26 @@ def install_target(site_dirs: tuple[Path, ...]) -> Target:
     if place is None:  # uv's isolation shows nothing to tools_outside: its command line says
         flag = "--no-build-isolation" in front.argv or front.environ.get("UV_NO_BUILD_ISOLATION")
         return Target(None, "", why, front.name == "uv" and not flag)
-    if frontend.same_environment(place):
+    if place.resolve() == Path(sys.prefix).resolve():  # a build without isolation
         return Target(None, "", "", False)
     return Target(frontend.bindings_version(place), str(place), "", True)
 
 
 def seen_bindings() -> tuple[str, str] | None:
     """A cuda-bindings the frontend's environment shows (its VIRTUAL_ENV, CONDA_PREFIX, project .venv), and where."""
-    front = frontend.frontend()
-    if front is None:
+    if (front := frontend.frontend()) is None:
         return None
     places = [front.path(front.environ[v]) for v in ("VIRTUAL_ENV", "CONDA_PREFIX") if front.environ.get(v)]
-    for place in [*places, frontend.project_venv(front.cwd)]:
-        found = frontend.bindings_version(place) if place is not None else None
-        if found:
+    for place in filter(None, [*places, frontend.project_venv(front.cwd)]):
+        if found := frontend.bindings_version(place):
             return found, str(place)
     return None
+
+
+def major_of(version_text: str | None) -> int | None:
+    """The supported CUDA major of a cuda-bindings version, else None."""
+    major = (version_text or "").split(".")[0]
+    return int(major) if major.isdigit() and int(major) in facts.supported_majors() else None
 
 
 def default_major(settings: ConfigSettings) -> int:
@@ -113,50 +114,46 @@ def extra_major(settings: ConfigSettings) -> int | None:
     """The major the extra ``cuNN`` on the frontend's command line asks for (``pip install ".[cu12]"``, as
     NVIDIA's ``cuda-core[cu12]``); a refusal where it cannot be built or another major is asked for."""
     majors = sorted(int(e[2:]) for e in frontend.asked_extras(frontend.frontend(), facts.REPO_ROOT) if e[2:].isdigit())
-    given = meson_option(settings, "cuda-major", "auto")
-    if not majors or (len(majors) == 1 and majors[0] in facts.supported_majors() and given in ("auto", str(majors[0]))):
+    given, supported = meson_option(settings, "cuda-major", "auto"), facts.supported_majors()
+    if not majors or (len(majors) == 1 and majors[0] in supported and given in ("auto", str(majors[0]))):
         return majors[0] if majors else None
+    why = f"cuda-core builds for {', '.join(f'cu{m}' for m in supported)}: use one of those"
+    why = f"-Dcuda-major={given} asks for another: drop one" if majors[0] in supported else why
+    why = "a wheel is of one major: ask for one (tools/release/merge_wheels.py joins two)" if len(majors) > 1 else why
     spelled = ",".join(f"cu{m}" for m in majors)
-    why = (
-        "a wheel is of one major: ask for one (tools/release/merge_wheels.py joins two)"
-        if len(majors) > 1
-        else f"-Dcuda-major={given} asks for another: drop one"
-        if majors[0] in facts.supported_majors()
-        else f"cuda-core builds for {', '.join(f'cu{m}' for m in facts.supported_majors())}: use one of those"
-    )
     raise ProbeError(f"the extra [{spelled}] asks for CUDA {' and '.join(map(str, majors))}, but {why}")
+
+
+def with_major(settings: ConfigSettings, major: int | str, why: str) -> ConfigSettings:
+    _log(why)
+    return {**(settings or {}), "setup-args": [*setup_args(settings), f"-Dcuda-major={major}"]}
 
 
 def for_install_target(settings: ConfigSettings, site_dirs: list[Path]) -> tuple[ConfigSettings, str | None]:
     """A build asking no major and pointed at no toolkit is for the major its extra names, else of its target's
     cuda-bindings; where the target cannot be told but a cuda-bindings of another major than the default is in
     sight, a refusal."""
-    if (major_asked := extra_major(settings)) and meson_option(settings, "cuda-major", "auto") == "auto":
-        _log(f"the extra cu{major_asked} asks for CUDA {major_asked}: building for it")
-        return {**(settings or {}), "setup-args": [*setup_args(settings), f"-Dcuda-major={major_asked}"]}, None
+    if (asked := extra_major(settings)) and meson_option(settings, "cuda-major", "auto") == "auto":
+        return with_major(settings, asked, f"the extra cu{asked} asks for CUDA {asked}: building for it"), None
     if meson_option(settings, "cuda-major", "") or from_settings(settings).pointed_at:
         return settings, None
     if nvidias := os.environ.get("CUDA_CORE_BUILD_MAJOR", "").strip():  # NVIDIA's build's variable: the same
-        _log(f"CUDA_CORE_BUILD_MAJOR={nvidias}: building for CUDA {nvidias}")
-        return {**(settings or {}), "setup-args": [*setup_args(settings), f"-Dcuda-major={nvidias}"]}, None
+        return with_major(settings, nvidias, f"CUDA_CORE_BUILD_MAJOR={nvidias}: building for CUDA {nvidias}"), None
     target = install_target(tuple(site_dirs))
-    installed, where, why = target.bindings, target.where, target.why
-    major = (installed or "").split(".")[0]
-    if not major.isdigit() or int(major) not in facts.supported_majors():
-        seen = seen_bindings() if why else None
-        major = (seen or ("",))[0].split(".")[0]
-        if seen and major.isdigit() and int(major) != default_major(settings):
+    if (major := major_of(target.bindings)) is None:
+        seen = seen_bindings() if target.why else None
+        if seen and (theirs := major_of(seen[0])) and theirs != default_major(settings):
             raise ProbeError(
-                f"{why}, so it is not known which environment this build is for; cuda-bindings {seen[0]} is in "
+                f"{target.why}, so it is not known which environment this build is for; cuda-bindings {seen[0]} is in "
                 f"{seen[1]}, and this build would be for CUDA {default_major(settings)}: say which major, e.g. "
-                f"-Csetup-args=-Dcuda-major={major}"
+                f"-Csetup-args=-Dcuda-major={theirs}"
             )
         return settings, None
-    _log(
-        f"cuda-bindings {installed} is installed in {where}: building for CUDA {major}, which keeps it "
+    why = (
+        f"cuda-bindings {target.bindings} is installed in {target.where}: building for CUDA {major}, which keeps it "
         f"(-Csetup-args=-Dcuda-major=N builds for another major, which then replaces it)"
     )
-    return {**(settings or {}), "setup-args": [*setup_args(settings), f"-Dcuda-major={major}"]}, installed
+    return with_major(settings, major, why), target.bindings
 
 
 def cuda_requirements(settings: ConfigSettings, installed: str | None = None) -> list[str]:
@@ -183,9 +180,7 @@ def cuda_requirements(settings: ConfigSettings, installed: str | None = None) ->
     return list(facts.requirements(facts.cuda_pins(minor)))
 
 
-def _requires(
-    hook: Callable[[ConfigSettings], list[str]], config_settings: ConfigSettings = None, *, editable: bool = False
-) -> list[str]:
+def _requires(hook: Callable, config_settings: ConfigSettings = None, *, editable: bool = False) -> list[str]:
     """mesonpy's ``hook``'s requirements, tool ranges, CUDA packages (``editable``: mesonpy's hook is its wheel's)."""
     if editable:
         refuse_isolated_editable()
@@ -226,40 +221,32 @@ def tool_path(module: str, script: str) -> str | None:
     return os.path.realpath(found) if found else None
 
 
-def real_path_entries(path: str) -> str:
-    """PATH with each directory reached through a link named by its real path, in its place: Meson keeps
-    the path by which it found ccache in every compile command, and a build would stop once a link on
-    that path (to a venv, say) is removed (issue 41, E24). The same tools, in the same order."""
+def build_path(path: str) -> str:
+    """PATH for the build: each directory reached through a link by its real path, in its place (Meson keeps the
+    path by which it found ccache in every compile command, and a build would stop once a link on that path is
+    removed: issue 41, E24); and last, the bin/ of a venv tools/dev/devenv.py made, where PATH has no ccache, so an
+    install from it compiles through its ccache, as its Cython steps use the Cython cache."""
+    scripts = sysconfig.get_path("scripts")
+    if common.in_devenv_venv() and not shutil.which("ccache", path=path) and shutil.which("ccache", path=scripts):
+        path = os.pathsep.join([path, scripts])
     entries = path.split(os.pathsep)
     return os.pathsep.join(os.path.realpath(e) if os.path.isabs(e) and os.path.isdir(e) else e for e in entries)
 
 
 def refuse_a_moved_build_dir(build_dir: Path) -> None:
-    """One line for a build directory that Meson set up elsewhere, or for other sources: Meson cannot
-    follow a move (its reconfigure fails with a traceback, its regeneration makes an empty directory
-    where the sources were), so it must be set up again where it is."""
+    """One line for a build directory that Meson set up elsewhere, or for other sources: Meson cannot follow a move
+    (its reconfigure fails with a traceback, its regeneration makes an empty directory where the sources were)."""
     try:
         directories = json.loads((build_dir / "meson-info" / "meson-info.json").read_text())["directories"]
         source, build = Path(directories["source"]), Path(directories["build"])
     except (OSError, ValueError, KeyError, TypeError):
         return  # not set up yet (or not by Meson): meson-python sets it up
-    if source.resolve() == facts.REPO_ROOT.resolve() and build.resolve() == build_dir.resolve():
-        return
-    raise SystemExit(
-        f"cuda-core: the build directory {build_dir} was set up as {build} for the sources at {source}, and Meson "
-        f"cannot follow a move: set it up again for these sources (meson setup --wipe {build_dir} {facts.REPO_ROOT}), "
-        f"or give another build-dir"
-    )
-
-
-def with_devenv_ccache(path: str) -> str:
-    """PATH, and last the bin/ of a venv tools/dev/devenv.py made (it marks it) where PATH has no ccache: an
-    install from such a venv, activated or not, compiles through its ccache, as its Cython steps use the
-    Cython cache (cython_cache.py); put last, it finds no other tool first."""
-    scripts = sysconfig.get_path("scripts")
-    if common.in_devenv_venv() and not shutil.which("ccache", path=path):
-        return os.pathsep.join([path, scripts]) if shutil.which("ccache", path=scripts) else path
-    return path
+    if source.resolve() != facts.REPO_ROOT.resolve() or build.resolve() != build_dir.resolve():
+        raise SystemExit(
+            f"cuda-core: the build directory {build_dir} was set up as {build} for the sources at {source}, and Meson "
+            f"cannot follow a move: set it up again for these sources (meson setup --wipe {build_dir} "
+            f"{facts.REPO_ROOT}), or give another build-dir"
+        )
 
 
 @contextlib.contextmanager
@@ -278,7 +265,7 @@ def building(settings: dict[str, Any]) -> Iterator[Path]:
         try:
             for name, module in (("MESON", "mesonbuild"), ("NINJA", "ninja")):
                 os.environ[name] = saved[name] or tool_path(module, name.lower()) or name.lower()
-            os.environ["PATH"] = real_path_entries(with_devenv_ccache(saved["PATH"] or os.defpath))
+            os.environ["PATH"] = build_path(saved["PATH"] or os.defpath)
             # mesonpy names sys.executable in its native file, which Meson keeps in every custom command:
             # the venv's Python by its real folder (its own link to the base Python is the venv's)
             sys.executable = os.path.join(os.path.realpath(os.path.dirname(executable)), os.path.basename(executable))
@@ -297,16 +284,10 @@ def metadata_for_major(metadata: str, major: int) -> str:
     drop = [f"Provides-Extra: {extra}" for extra in others]
     kept = [line for line in lines if line not in drop and not line.endswith(tuple(f'extra == "{e}"' for e in others))]
     ranged = re.compile(r"Requires-Dist: cuda-bindings ?[<>=!~][^;]*$")
-    narrowed = [f"Requires-Dist: cuda-bindings=={major}.*" if ranged.match(line) else line for line in kept]
-    return join_metadata(narrowed, body)
+    return join_metadata([f"Requires-Dist: cuda-bindings=={major}.*" if ranged.match(ln) else ln for ln in kept], body)
 
 
-def _build(
-    build: Callable[..., str],
-    wheel_directory: str,
-    config_settings: ConfigSettings = None,
-    metadata_directory: str | None = None,
-) -> str:
+def _build(build: Callable, wheel_directory: str, config_settings: ConfigSettings = None, metadata_directory=None):
     """A wheel hook: mesonpy's ``build``'s wheel, with METADATA for its build directory's major; an editable's files."""
     with _hook(config_settings):
         if build is mesonpy.build_editable:
@@ -341,9 +322,8 @@ def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) ->
 
 
 def with_dynamic_metadata(sdist: Path) -> None:
-    """The sdist's PKG-INFO says that each wheel writes its own Requires-Dist and Provides-Extra (PEP 643): a
-    wheel of one major requires that major's cuda-bindings and offers its extra, which no sdist can tell; a
-    resolver that trusted PKG-INFO without building left cuda-bindings out. Kept byte for byte otherwise."""
+    """The sdist's PKG-INFO says that each wheel writes its own Requires-Dist and Provides-Extra (PEP 643), which
+    meson-python does not: a resolver that trusted it without building left cuda-bindings out. Else byte for byte."""
     raw = sdist.read_bytes()
     with tarfile.open(fileobj=io.BytesIO(raw), mode="r:gz") as source:
         members = [(m, (source.extractfile(m) or io.BytesIO()).read() if m.isfile() else None) for m in source]
@@ -354,30 +334,24 @@ def with_dynamic_metadata(sdist: Path) -> None:
             for member, data in members:
                 if data is not None and member.name.count("/") == 1 and member.name.endswith("/PKG-INFO"):
                     lines, body = metadata_headers(data.decode())
-                    lines += ["Dynamic: Requires-Dist", "Dynamic: Provides-Extra"]
-                    data = join_metadata(lines, body).encode()
+                    data = join_metadata([*lines, "Dynamic: Requires-Dist", "Dynamic: Provides-Extra"], body).encode()
                     member.size = len(data)
                 target.addfile(member, io.BytesIO(data) if data is not None else None)
     sdist.write_bytes(packed.getvalue())
 
 
 def repack_sdist(root: Path, version_text: str, directory: Path) -> str:
-    """The sdist of an unpacked sdist (no .git, so Meson's dist cannot run there): its files as they
-    are, its PKG-INFO and so its version included, build directories and caches left out."""
+    """The sdist of an unpacked sdist (no .git, so Meson's dist cannot run there): its files as they are, its
+    PKG-INFO and so its version included, build directories and caches left out."""
     name = f"cuda_core-{version_text}"
     built = {p.parent for p in root.rglob("meson-private")} | set(root.glob(".mesonpy*"))
-    files = sorted(
-        p
-        for p in root.rglob("*")
-        if p.is_file() and "__pycache__" not in p.parts and not any(d in p.parents for d in built)
-    )
+    files = [p for p in sorted(root.rglob("*")) if p.is_file() and "__pycache__" not in p.parts]
     epoch = int(os.environ.get("SOURCE_DATE_EPOCH", "0")) or None
     directory.mkdir(parents=True, exist_ok=True)
     with tarfile.open(directory / f"{name}.tar.gz", "w:gz", format=tarfile.PAX_FORMAT) as archive:
-        for path in files:
+        for path in (p for p in files if not any(d in p.parents for d in built)):
             info = archive.gettarinfo(str(path), f"{name}/{path.relative_to(root).as_posix()}")
-            info.uid = info.gid = 0
-            info.uname = info.gname = ""
+            info.uid, info.gid, info.uname, info.gname = 0, 0, "", ""
             info.mtime = epoch if epoch is not None else info.mtime
             with path.open("rb") as data:
                 archive.addfile(info, data)
@@ -406,31 +380,27 @@ def editable_build_dir(config_settings: ConfigSettings) -> tuple[dict[str, Any],
     return settings, toolkit.major
 
 
-def users_major() -> int:
-    """The major of the cuda-bindings the install is for, or in sight; the newest supported where there is none."""
-    installed = install_target(tuple(install_site_dirs())).bindings or (seen_bindings() or ("",))[0]
-    major = installed.split(".")[0]
-    return int(major) if major.isdigit() and int(major) in facts.supported_majors() else facts.supported_majors()[-1]
-
-
 def refuse_isolated_editable() -> None:
     """An editable install rebuilds on import with the tools it was made with: not an isolated build's."""
-    by_uv = install_target(tuple(install_site_dirs())).isolated and getattr(frontend.frontend(), "name", "") == "uv"
-    if by_uv or tools_outside([*install_site_dirs(), Path(site.getusersitepackages()).resolve()]):
-        major = users_major()
-        install = (
-            f"uv pip install --python .venvs/cu{major}/bin/python"
-            if by_uv
-            else f".venvs/cu{major}/bin/python -m pip install"
-        )
-        raise SystemExit(
-            f"cuda-core: an editable install rebuilds on import with the build tools it was made with, but this "
-            f"build's tools are in a temporary isolated environment ({Path(mesonpy.__file__).resolve().parents[1]}) "
-            f"that is deleted after the install: make a venv that keeps them and install from it, in the repository "
-            f"root: python3 tools/dev/devenv.py cu{major} && {install} --no-build-isolation -e .; or keep them in "
-            f"your own environment: {'uv pip' if by_uv else 'pip'} install {' '.join(map(repr, facts.tool_ranges()))}, "
-            f"then install with --no-build-isolation -e ."
-        )
+    target = install_target(tuple(install_site_dirs()))
+    by_uv = target.isolated and getattr(frontend.frontend(), "name", "") == "uv"
+    if not by_uv and not tools_outside((*install_site_dirs(), Path(site.getusersitepackages()).resolve())):
+        return
+    # The major of the cuda-bindings the install is for, or in sight; the newest supported where there is none.
+    major = major_of(target.bindings or (seen_bindings() or ("",))[0]) or facts.supported_majors()[-1]
+    install = (
+        f"uv pip install --python .venvs/cu{major}/bin/python"
+        if by_uv
+        else f".venvs/cu{major}/bin/python -m pip install"
+    )
+    raise SystemExit(
+        f"cuda-core: an editable install rebuilds on import with the build tools it was made with, but this "
+        f"build's tools are in a temporary isolated environment ({Path(mesonpy.__file__).resolve().parents[1]}) "
+        f"that is deleted after the install: make a venv that keeps them and install from it, in the repository "
+        f"root: python3 tools/dev/devenv.py cu{major} && {install} --no-build-isolation -e .; or keep them in "
+        f"your own environment: {'uv pip' if by_uv else 'pip'} install {' '.join(map(repr, facts.tool_ranges()))}, "
+        f"then install with --no-build-isolation -e ."
+    )
 
 
 def _editable_files(wheel: Wheel, build_dir: Path) -> dict[str, bytes]:

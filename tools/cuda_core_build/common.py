@@ -1,10 +1,7 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""What the build's scripts share and no tool gives them: writes that keep an unchanged file's mtime
-(ninja's ``restat`` prunes on it), depfiles, stat-then-sha256, the package's files, the ninja that
-runs a step. Standard library only: the editable loader imports it in the user's process."""
-
-from __future__ import annotations
+"""What the build's scripts share and no tool gives them: writes that keep an unchanged file's mtime (ninja's
+``restat`` prunes on it), depfiles, stat-then-sha256, the package's files, the ninja running a step. Stdlib only."""
 
 import hashlib
 import os
@@ -52,11 +49,8 @@ def write_depfile(path: Path, target: str | Path, inputs: list[str] | list[Path]
 def read_depfile(text: str) -> tuple[str, list[str]]:
     """A depfile's (first) target and its dependencies, unescaped (Cython's and g++'s), as write_depfile takes them."""
     target, _, deps = text.replace("\\\n", " ").partition(": ")
+    unescape = lambda token: re.sub(r"\\(.)", r"\1", token).replace("$$", "$")  # noqa: E731
     return unescape(target), [unescape(token) for token in TOKEN.findall(deps)]
-
-
-def unescape(token: str) -> str:
-    return re.sub(r"\\(.)", r"\1", token).replace("$$", "$")
 
 
 def fingerprint(path: str | Path) -> list[int] | None:
@@ -69,17 +63,16 @@ def fingerprint(path: str | Path) -> list[int] | None:
 
 
 def hashed(path: str | Path, known: list | None, digest=lambda p: hashlib.sha256(Path(p).read_bytes()).hexdigest()):
-    """``[*fingerprint, sha256]`` of ``path``: the sha256 of ``known`` while the stat has not moved
-    (an edit that keeps the mtime moves the ctime, as git's index relies on), else hashed again."""
-    now = fingerprint(path)
-    if now is None:
+    """``[*fingerprint, sha256]`` of ``path``: ``known``'s sha256 while the stat has not moved (an edit that keeps
+    the mtime moves the ctime, as git's index relies on), else hashed again."""
+    if (now := fingerprint(path)) is None:
         raise FileNotFoundError(path)
     return [*now, known[5] if known and known[:5] == now else digest(path)]
 
 
 def package_files() -> list[str]:
-    """Every file of the package's source tree, cuda_core/ (caches left out), in pathlib's order: strings
-    from os.walk, since every no-op build lists them (a quarter of rglob's and Path's time)."""
+    """Every file of cuda_core/ (caches left out), in pathlib's order: strings from os.walk, since every no-op
+    build lists them (a quarter of rglob's time)."""
     found = []
     for folder, folders, names in os.walk(PACKAGE_ROOT):
         folders[:] = [name for name in folders if name != "__pycache__"]
@@ -94,13 +87,22 @@ def readlink(path: str) -> str | None:
         return None
 
 
-def process(pid: int) -> tuple[str, int, str] | None:
-    """A live process's (name, parent pid, start time) from /proc; None if gone, a zombie or unreadable."""
+def read_text(path: Path) -> str | None:
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
+        return path.read_text(errors="replace")
     except OSError:
         return None
-    fields = stat[stat.rindex(")") + 2 :].split()
+
+
+def driver(compiler: list[str]) -> str:
+    """The compiler driver of a compile command, past a launcher (ccache)."""
+    return next((part for part in compiler if Path(part).name not in LAUNCHERS), "")
+
+
+def process(pid: int) -> tuple[str, int, str] | None:
+    """A live process's (name, parent pid, start time) from /proc; None if gone, a zombie or unreadable."""
+    stat = read_text(Path(f"/proc/{pid}/stat"))
+    fields = stat[stat.rindex(")") + 2 :].split() if stat else "Z"
     return None if fields[0] in "ZX" else (stat[stat.index("(") + 1 : stat.rindex(")")], int(fields[1]), fields[19])
 
 
@@ -108,14 +110,9 @@ def ninja_running_this() -> tuple[int, str] | None:
     """The ninja (or samu) that runs this step, the nearest such ancestor: (pid, start time); None if none."""
     pid = os.getppid()
     for _ in range(4):
-        found = process(pid)
-        if found is None:
+        if (found := process(pid)) is None:
             return None
         if found[0].startswith(("ninja", "samu")):
             return pid, found[2]
         pid = found[1]
     return None
-
-
-def ninja_executable(pid: int) -> str | None:
-    return readlink(f"/proc/{pid}/exe")

@@ -1,30 +1,18 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Cython's output by content, as ccache keeps the compiler's, in ``CUDA_CORE_CYTHON_CACHE``. Stdlib only.
+"""Cython's output by content, as ccache keeps g++'s, in ``CUDA_CORE_CYTHON_CACHE``: Cython's own ``--cache`` fails here.
 
-Why not Cython's own ``--cache`` (measured with Cython 3.3.1 on this project's 39 Cython steps,
-2026-12-07): a second build dir of the same checkout hits 39 of 39 but writes no depfile on a hit
-(-M is skipped), which ninja's rule for the step reads: each such step failed; a second checkout
-hits 0 of 39 (``file_hash`` hashes each path as given, and the source's is absolute); a read-only
-cache fails the step (``[Errno 30]``). This cache, same steps: 39 of 39 hits in both (1.5 s and 2.0
-s against 32.5 s for Cython itself), the depfile written, and a read-only cache is a miss. Cython
-takes about a third of a clean build's CPU time, and all of it once ccache holds the C++.
+Measured with Cython 3.3.1 on this project's 39 Cython steps (2026-12-07): with ``--cache``, a second build dir
+of the same checkout hits 39 of 39 but writes no depfile on a hit, so each such step failed; a second checkout
+hits 0 of 39 (it hashes the source's absolute path); a read-only cache fails the step (``[Errno 30]``). This
+cache: 39 of 39 in both, 1.5 s and 2.0 s against 32.5 s for Cython itself; a read-only one is a miss.
 
-It is on where the variable names an absolute directory, and by default in the venvs
-tools/dev/devenv.py makes (``~/.cache/cuda-core/cython``, under ``XDG_CACHE_HOME`` if set); an empty
-value turns it off. Each Cython step of the build (sources.py ``cython``) first looks there. A
-step's key is the Cython that runs it (by content: BUILDDIR/cuda-config/cyutility.stamp), the
-Python, and its arguments, paths made relative to the build directory or the checkout. Under a key,
-a manifest lists each output stored with every file Cython read to make it, by build-directory path
-(the depfile's names: the package's content stamps, cuda-config's copies of cuda-bindings' and
-Cython's .pxd files) and sha256. A hit needs each of them to hold that content now; it writes the
-stored C++ (checked by its sha256) and the depfile, and prints what Cython printed then. Anything
-unreadable is a miss, and a cache that cannot be written (read-only, another user's, full) is
-skipped, as is a relative path (it would land in each build directory): the build never depends on
-it. The stored files are trimmed, oldest first, past MAX_BYTES; deleting DIR at any time is safe.
-"""
-
-from __future__ import annotations
+On where the variable names an absolute directory, and by default in tools/dev/devenv.py's venvs
+(``~/.cache/cuda-core/cython``); an empty value turns it off. A step's key: the Cython (by content,
+cuda-config/cyutility.stamp), the Python, its arguments with paths relative to the build directory or the
+checkout. A hit needs every file the step read (the depfile's names, by build-directory path) to hold the
+content it held then. Anything unreadable is a miss, a cache that cannot be written is skipped: the build never
+depends on it. Stored code is trimmed, least recently used first, past MAX_BYTES."""
 
 import contextlib
 import gzip
@@ -55,22 +43,9 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def canonical(argument: str, roots: tuple[tuple[Path, str], ...], build_dir: Path) -> str:
-    """An argument as the key sees it: a path under one of ``roots`` (real path, mark) relative to it;
-    options and other paths as they are."""
-    if not os.path.exists(build_dir / argument):
-        return argument
-    real = Path(os.path.realpath(build_dir / argument))
-    for root, mark in roots:
-        if real == root or root in real.parents:
-            return f"{mark}/{real.relative_to(root).as_posix()}"
-    return argument
-
-
 @dataclass(frozen=True)
 class Cache:
-    """The cache at ``root``, for one Cython step of the build directory ``build_dir`` (the cwd) of
-    the checkout ``source_root``."""
+    """The cache at ``root``, for one Cython step of the build directory ``build_dir`` of the checkout ``source_root``."""
 
     root: Path
     key: str
@@ -78,19 +53,21 @@ class Cache:
     source_root: Path
 
     @classmethod
-    def for_step(cls, arguments: list[str], source_root: Path, build_dir: Path) -> Cache | None:
+    def for_step(cls, arguments: list[str], source_root: Path, build_dir: Path) -> "Cache | None":
         """The step's cache, or None: the variable unset, or no stamp of Cython's content to key on."""
         where = os.environ.get(ENV, default_directory())
-        if not where or not os.path.isabs(where):
+        cython = common.read_text(build_dir / "cuda-config" / "cyutility.stamp")
+        if not where or not os.path.isabs(where) or cython is None:
             return None
-        try:
-            cython = (build_dir / "cuda-config" / "cyutility.stamp").read_text()
-        except OSError:
-            return None
-        # The build directory first: it may sit inside the checkout.
-        roots = ((Path(os.path.realpath(build_dir)), "@BUILD@"), (source_root, SOURCE_MARK))
+        roots = ((Path(os.path.realpath(build_dir)), "@BUILD@"), (source_root, SOURCE_MARK))  # it may sit inside
+
+        def canonical(argument: str) -> str:  # a path under one of the roots, relative to it; the rest as it is
+            real = Path(os.path.realpath(build_dir / argument)) if os.path.exists(build_dir / argument) else None
+            root = next(((r, m) for r, m in roots if real and (real == r or r in real.parents)), None)
+            return f"{root[1]}/{real.relative_to(root[0]).as_posix()}" if root and real else argument
+
         out = arguments.index("-o")
-        kept = [canonical(a, roots, build_dir) for a in arguments[:out] + arguments[out + 2 :]]
+        kept = [canonical(a) for a in arguments[:out] + arguments[out + 2 :]]
         text = "\0".join([FORMAT, cython, f"{sys.version_info[0]}.{sys.version_info[1]}", *kept])
         return cls(Path(where), sha256(text.encode()), build_dir, source_root)
 
@@ -108,23 +85,13 @@ class Cache:
             return []
         return entries if isinstance(entries, list) else []
 
-    def holds(self, depends: list[list[str]]) -> bool:
-        """Whether every file read then holds the same content now."""
-        for name, digest in depends:
-            try:
-                if sha256((self.build_dir / name).read_bytes()) != digest:
-                    return False
-            except OSError:
-                return False
-        return True
-
     def lookup(self) -> Hit | None:
+        """The stored output whose read files all hold the content they held then, if any."""
         for entry in self.entries():
             try:
-                if not self.holds(entry["depends"]):
+                if any(sha256((self.build_dir / name).read_bytes()) != digest for name, digest in entry["depends"]):
                     continue
-                blob = self.blob(entry["code"])
-                code = gzip.decompress(blob.read_bytes())
+                code = gzip.decompress((blob := self.blob(entry["code"])).read_bytes())
             except (OSError, KeyError, TypeError, ValueError, EOFError, gzip.BadGzipFile):
                 continue
             if sha256(code) != entry["code"]:
@@ -157,20 +124,15 @@ def default_directory() -> str:
 
 
 def trim(root: Path, limit: int = MAX_BYTES) -> None:
-    """Remove the least recently used code past ``limit`` bytes, down to 80% of it: only files named as
-    ``blob()`` names them (a directory of the user's own given as the cache loses nothing else)."""
+    """Remove the least recently used code past ``limit`` bytes, down to 80% of it: only files named as ``blob()``
+    names them (a directory of the user's own given as the cache loses nothing else)."""
     blobs = []
-    for folder in (root / "code").glob("[0-9a-f][0-9a-f]"):
-        for blob in folder.glob(f"{folder.name}{'[0-9a-f]' * 62}.cpp.gz"):
-            try:
-                st = blob.stat()
-            except OSError:
-                continue
-            blobs.append((st.st_mtime_ns, st.st_size, blob))
+    for blob in (root / "code").glob(f"[0-9a-f][0-9a-f]/{'[0-9a-f]' * 64}.cpp.gz"):
+        with contextlib.suppress(OSError):
+            if blob.name[:2] == blob.parent.name:
+                blobs.append((blob.stat().st_mtime_ns, blob.stat().st_size, blob))
     total = sum(size for _, size, _ in blobs)
-    if total <= limit:
-        return
-    for _, size, blob in sorted(blobs):
+    for _, size, blob in sorted(blobs) if total > limit else []:
         if total <= limit * 0.8:
             break
         blob.unlink(missing_ok=True)

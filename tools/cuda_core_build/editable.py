@@ -1,8 +1,6 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""meson-python's editable finder, sharing ``cuda`` (meson-python#775), rebuilding under lock. Stdlib only."""
-
-from __future__ import annotations
+"""What meson-python's editable finder does not: share ``cuda`` (meson-python#775), lock its rebuild. Stdlib only."""
 
 import contextlib
 import errno
@@ -29,43 +27,19 @@ INSTALL_PLAN = Path("meson-info") / "intro-install_plan.json"
 LOADER_MODULE = "_cuda_core_editable_loader"  # meson-python's, in the editable wheel
 READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
 UNUSABLE = "cuda.core is installed editable, but its build directory {}"
+# Lines of a run that rebuilt nothing: ninja's own, and the checks every run may start with.
+QUIET = re.compile(r"^(ninja: no work to do\.|\[\d+/\d+\] Generating cuda-config/\S+ with a custom command)$")
 
 
 def _build_module(name: str) -> ModuleType:
     """tools/cuda_core_build/NAME.py, imported as the package's module, as its siblings import each other."""
     if f"cuda_core_build.{name}" not in sys.modules:
-        tools = str(Path(__file__).resolve().parents[1])
-        sys.path.insert(0, tools)
+        sys.path.insert(0, tools := str(Path(__file__).resolve().parents[1]))
         try:
             importlib.import_module(f"cuda_core_build.{name}")
         finally:
             sys.path.remove(tools)
     return sys.modules[f"cuda_core_build.{name}"]
-
-
-def _record() -> ModuleType:
-    return _build_module("record")
-
-
-# Lines of a run that rebuilt nothing: ninja's own, and the checks every run may start with (the
-# first step runs on every build; the environment's runs when an input's stat moved).
-QUIET = re.compile(r"^(ninja: no work to do\.|\[\d+/\d+\] Generating cuda-config/\S+ with a custom command)$")
-
-
-def up_to_date(build_dir: Path) -> bool:
-    """Whether ``build_dir`` is up to date, asked without writing anything (a read-only build directory): the
-    check every build starts with would rewrite no stamp (no source, input or compiler moved)."""
-    return not _build_module("sources").changed(Path(build_dir), _record().read(Path(build_dir)).compiler)
-
-
-def wait_for_ninja(build_dir: Path, progress: TextIO) -> None:
-    """Wait while a plain ninja builds ``build_dir``: one started now would stop (sources.py), and
-    one started after it finds its work done."""
-    pid = _build_module("sources").claimant(Path(build_dir))
-    if pid is not None:
-        print(f"cuda-core: waiting for ninja (pid {pid}) to finish building {build_dir}", file=progress, flush=True)
-        while _build_module("sources").claimant(Path(build_dir)) == pid:
-            time.sleep(0.1)
 
 
 @contextlib.contextmanager
@@ -88,22 +62,29 @@ def locked(build_dir: Path, waiting: TextIO) -> Iterator[bool]:
 
 
 def rebuild(build_dir: Path, ninja: str, progress: TextIO, env: dict[str, str] | None = None) -> None:
-    """Bring ``build_dir`` up to date under its lock, saying so only when there is work (OSError: read-only)."""
+    """Bring ``build_dir`` up to date under its lock, after any plain ninja building it, saying so only when there is
+    work: from the first step that rebuilds (ninja's [k/N] before it counts what the check then prunes)."""
+    sources, record = _build_module("sources"), _build_module("record")
     with locked(build_dir, progress) as writable:
-        if not writable:
-            if not up_to_date(build_dir):
+        if not writable:  # asked without writing anything: the check would rewrite no stamp
+            if sources.changed(build_dir, record.read(build_dir).compiler):
                 raise OSError(errno.EROFS, f"{build_dir} is read-only and out of date")
             return
-        wait_for_ninja(build_dir, progress)
+        if (pid := sources.claimant(build_dir)) is not None:  # one started now would stop (sources.py)
+            print(f"cuda-core: waiting for ninja (pid {pid}) to finish building {build_dir}", file=progress, flush=True)
+            while sources.claimant(build_dir) == pid:
+                time.sleep(0.1)
         start, lines, working = time.monotonic(), [], False
-        notice = f"cuda-core: rebuilding the editable cuda.core in {build_dir}: ninja found it out of date\n"
         pipe = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True, "errors": "replace"}
         process = subprocess.Popen([ninja], cwd=build_dir, env=env, **pipe)  # type: ignore[call-overload]
         for line in process.stdout:
             lines.append(line)
-            if not working and not QUIET.match(line.strip()):  # the first step that rebuilds: say so (not the
-                working = True  # check's steps: ninja's [k/N] before them counts what the check then prunes)
-                print(notice, end="", file=progress, flush=True)
+            if not working and not QUIET.match(line.strip()):
+                working = True
+                print(
+                    f"cuda-core: rebuilding the editable cuda.core in {build_dir}: ninja found it out of date",
+                    file=progress,
+                )
             if working:
                 print(line, end="", file=progress, flush=True)
         if process.wait() != 0:
@@ -168,10 +149,11 @@ def locked_rebuild(build_dir: Path, source_dir: Path) -> Any:
     @functools.lru_cache(maxsize=1)
     def rebuild_once() -> Any:
         env = {**os.environ, loader.MARKER: os.pathsep.join((os.environ.get(loader.MARKER, ""), str(build_dir)))}
+        record = _build_module("record")
         try:
             if failures or (missing := missing_build(build_dir, source_dir)):
                 raise failures[0] if failures else ImportError(missing)
-            ninja = _record().read(build_dir).inputs.get("ninja", {}).get("ninja", ["ninja"])[0]
+            ninja = record.read(build_dir).inputs.get("ninja", {}).get("ninja", ["ninja"])[0]
             rebuild(build_dir, ninja, sys.stderr, env)
             return loader.collect(json.loads((build_dir / INSTALL_PLAN).read_text()))
         except subprocess.CalledProcessError as err:
@@ -181,7 +163,7 @@ def locked_rebuild(build_dir: Path, source_dir: Path) -> Any:
             if err.errno in READ_ONLY:
                 fix = "is read-only and cuda.core changed since it was built: make it writable, or reinstall from a writable checkout"
             failure = ImportError(f"{UNUSABLE.format(build_dir)} {fix}")
-        except (ValueError, _record().RecordError) as err:
+        except (ValueError, record.RecordError) as err:
             failure = ImportError(f"{UNUSABLE.format(build_dir)} cannot be used ({err})")
         except ImportError as err:
             failure = err

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The build's facts, from requirements/matrix.ini: ``cuNN`` is major NN's default cell; supported majors have one."""
 
-from __future__ import annotations
+from __future__ import annotations  # read by __init__.py on Pythons older than 3.10, to refuse them
 
 import configparser
 from functools import cache
@@ -68,8 +68,7 @@ def tool_ranges() -> tuple[str, ...]:
 
 def header_wheels(major: int, minor: str | None = None) -> tuple[str, ...]:
     """NVIDIA's header wheels that stand in for a toolkit of ``major`` (the names of ``minor``'s pins)."""
-    pins = cuda_pins(minor or default_cuda(major))
-    return tuple(name for name in pins if name.startswith("nvidia-") and "nvjitlink" not in name)
+    return tuple(n for n in cuda_pins(minor or default_cuda(major)) if n.startswith("nvidia-") and "nvjitlink" not in n)
 
 
 def cython_pin() -> str:

@@ -1,15 +1,13 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The frontend that runs the backend (uv, build) and the environment it builds for, read from that process."""
-
-from __future__ import annotations
+"""What PEP 517 does not tell a backend: the frontend that runs it (pip, uv, build), the environment it builds for,
+and the extras it was asked for, read from that process (Linux /proc)."""
 
 import functools
 import importlib.metadata
 import os
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,26 +60,13 @@ def frontend(pid: int | None = None) -> Frontend | None:
 
 
 def asked_extras(front: Frontend | None, root: Path) -> set[str]:
-    """The extras the frontend's command line asks of the project at ``root`` (``.[cu12]``, ``-e DIR[cu13]``):
-    pip and uv pass none to the backend."""
+    """The extras the frontend's command line asks of the project at ``root`` (``.[cu12]``, ``-e DIR[cu13]``)."""
     found: set[str] = set()
     for arg in front.argv[1:] if front else ():
         path, bracket, rest = arg.partition("[")
         if bracket and rest.endswith("]") and path and front.path(path).resolve() == root.resolve():  # type: ignore[union-attr]
             found |= {extra.strip().lower() for extra in rest[:-1].split(",")}
     return found
-
-
-def environment_of(executable: Path) -> Path:
-    """The environment an interpreter or script in its bin/ belongs to (links not followed: a venv's python is one)."""
-    return executable.parent.parent
-
-
-def interpreter_in(environment: Path) -> Path | None:
-    for name in ("bin/python3", "bin/python", "python.exe", "Scripts/python.exe"):
-        if (environment / name).is_file():
-            return environment / name
-    return None
 
 
 def project_venv(start: Path) -> Path | None:
@@ -95,13 +80,10 @@ def uv_target(front: Frontend) -> tuple[Path | None, str]:
         return front.path(front.option("--target") or ""), ""
     if "--system" in front.argv or front.option("--prefix"):
         return None, "uv was given --system or --prefix"
-    python = front.option("--python", "-p") or front.environ.get("UV_PYTHON", "")
-    if python:
-        given = front.path(python)
-        if given.is_dir():
-            return given, ""
-        if given.is_file():
-            return environment_of(given), ""
+    if python := front.option("--python", "-p") or front.environ.get("UV_PYTHON", ""):
+        given = front.path(python)  # an environment, or an interpreter in its bin/ (a venv's python is a link)
+        if given.is_dir() or given.is_file():
+            return given if given.is_dir() else given.parent.parent, ""
         return None, f"uv was given --python {python}, which names no environment"
     for variable in ("VIRTUAL_ENV", "CONDA_PREFIX"):
         if front.environ.get(variable):
@@ -109,32 +91,28 @@ def uv_target(front: Frontend) -> tuple[Path | None, str]:
     return project_venv(front.path(front.option("--directory", "--project") or ".")), ""
 
 
-def python_target(front: Frontend) -> tuple[Path | None, str]:
-    """The environment of the interpreter that runs ``python -m build`` (or ``pyproject-build``)."""
-    program = front.argv[0]
-    if "/" not in program:
-        found = shutil.which(program, path=front.environ.get("PATH", ""))
-        if found is None:
-            return None, f"{program} is not on the frontend's PATH"
-        program = found
-    return environment_of(front.path(program)), ""
-
-
 def target(front: Frontend | None) -> tuple[Path | None, str]:
-    """The environment (or ``--target`` directory) the frontend builds for, or None and why it cannot be told."""
+    """The environment (or ``--target`` directory) the frontend builds for, or None and why it cannot be told: for
+    build, the environment of the interpreter that runs it."""
     if front is None:
         return None, "the process that runs this build cannot be read"
     if front.name == "uv":
         return uv_target(front)
-    if front.name == "build":
-        return python_target(front)
-    return None, f"{front.name or 'its frontend'} is neither uv nor build"
+    if front.name != "build":
+        return None, f"{front.name or 'its frontend'} is neither uv nor build"
+    program = front.argv[0] if "/" in front.argv[0] else shutil.which(front.argv[0], path=front.environ.get("PATH", ""))
+    if program is None:
+        return None, f"{front.argv[0]} is not on the frontend's PATH"
+    return front.path(program).parent.parent, ""
 
 
 @functools.cache
 def bindings_version(place: Path) -> str | None:
     """The cuda-bindings version installed in an environment (asked of its interpreter) or a --target directory."""
-    python = interpreter_in(place)
+    python = next(
+        (place / n for n in ("bin/python3", "bin/python", "python.exe", "Scripts/python.exe") if (place / n).is_file()),
+        None,
+    )
     if python is None:
         found = next(iter(importlib.metadata.distributions(name="cuda-bindings", path=[str(place)])), None)
         return found.version if found else None
@@ -144,8 +122,3 @@ def bindings_version(place: Path) -> str | None:
     except (OSError, subprocess.TimeoutExpired):
         return None
     return result.stdout.strip() or None
-
-
-def same_environment(place: Path) -> bool:
-    """Whether this process runs in ``place``: a build without isolation."""
-    return place.resolve() == Path(sys.prefix).resolve()

@@ -5,8 +5,6 @@
 Not through cuda-pathfinder's find_nvidia_header_directory: it puts CUDA_PATH after the wheels and conda,
 where a toolkit pointed at must come first, and answers one library at a time; the order is find_toolkit's."""
 
-from __future__ import annotations
-
 import importlib.metadata
 import os
 import re
@@ -29,12 +27,14 @@ CONDA_PACKAGES = {"cuda.h": "cuda-cudart-dev", "driver_types.h": "cuda-cudart-de
                   "cudaProfiler.h": "cuda-profiler-api"}  # fmt: skip
 EDITABLE_FINDERS = ("MesonpyMetaFinder", "SharedNamespaceFinder")  # importing cuda.* through them rebuilds
 DEV_VENVS = facts.REPO_ROOT / ".venvs"  # tools/dev/devenv.py's venvs, one per cell
+DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif|define|undef)\b\s*(\w*)\s*(.*?)\s*$")
+LITERAL = re.compile(r"^\(?\s*(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*\s*\)?$")
 
 
 class MissingHeaders(ProbeError):
     """No usable headers: the backend may require the header wheels instead."""
 
-    def __init__(self, message: str, toolkit: Toolkit | None = None) -> None:
+    def __init__(self, message: str, toolkit: "Toolkit | None" = None) -> None:
         super().__init__(message)
         self.toolkit = toolkit
 
@@ -60,18 +60,14 @@ class Package:
     minor = property(lambda self: int((self.version.split(".") + ["0"])[1]))
 
 
-DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif|define|undef)\b\s*(\w*)\s*(.*?)\s*$")
-LITERAL = re.compile(r"^\(?\s*(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*\s*\)?$")
-
-
 def pointable(source: str) -> str:
     """What to point at a toolkit: the option or variable that named these headers, else CUDA_PATH."""
     return source if source.startswith("-D") or source in ("CUDA_PATH", "CUDA_HOME") else "CUDA_PATH"
 
 
 def read_cuda_version(cuda_h: Path, source: str = "CUDA_PATH") -> int:
-    """CUDA_VERSION as the preprocessor reads it: comments, ``#if 0``, ``#undef``, octal and hex as for g++;
-    a refusal tells to point ``source`` (the option or variable that named it) at a toolkit."""
+    """CUDA_VERSION as the preprocessor reads it (comments, ``#if 0``, ``#undef``, octal and hex), without a compiler
+    (the backend asks before there is one); a refusal tells to point ``source`` at a toolkit."""
     comments = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
     text = comments.sub(lambda m: "\n" * m.group(0).count("\n"), cuda_h.read_text(errors="replace"))
     value, active = None, []  # active: per open #if, whether its branch counts (only #if 0's first is off)
@@ -82,8 +78,7 @@ def read_cuda_version(cuda_h: Path, source: str = "CUDA_PATH") -> int:
             active[-1:] = [True] if directive != "endif" else []
         elif name == "CUDA_VERSION" and all(active) and directive in ("define", "undef"):
             value = rest if directive == "define" else None
-    literal = LITERAL.match(value or "")
-    if literal is None:
+    if (literal := LITERAL.match(value or "")) is None:
         shown = "it defines no CUDA_VERSION" if value is None else f"CUDA_VERSION is {value!r}, not an integer literal"
         raise ProbeError(
             f"{cuda_h}: {shown}: it is not a CUDA toolkit's cuda.h; point {pointable(source)} at a complete CUDA toolkit"
@@ -123,38 +118,39 @@ def wheel_headers() -> Toolkit | None:
 
 
 def conda_headers(prefix: str) -> Toolkit | None:
-    """An active conda environment's toolkit (``conda activate`` sets CONDA_PREFIX), in conda's layout: the
-    headers in PREFIX/targets/ARCH-linux/include, links to them in PREFIX/include. cuda-pathfinder's
-    find_nvidia_header_directory looks there too, but after the header wheels and before CUDA_PATH, which
-    here comes first, and one library at a time: the order is kept here, in one list."""
+    """An active conda environment's toolkit (CONDA_PREFIX), in conda's layout: the headers in
+    PREFIX/targets/ARCH-linux/include, links to them in PREFIX/include."""
     targets = [d / "include" for d in sorted(Path(prefix, "targets").glob("*-linux"))] if prefix else []
     found = [d for d in [*targets, Path(prefix, "include")] if prefix and (d / "cuda.h").is_file()]
     return select_headers(found, "CONDA_PREFIX") if found else None
 
 
+def pointed_toolkit(source: str, value: str, where: str) -> Toolkit:
+    """The headers of the roots ``source`` names: ROOT/include, or ROOT where it has cuda.h."""
+    roots = [Path(where) / Path(p.strip()).expanduser() for p in value.split(os.pathsep) if p.strip()]
+    if os.pathsep in value and Path(value.strip()).expanduser().is_dir() and not all(r.is_dir() for r in roots):
+        raise ProbeError(
+            f"{source}={value!r} is one directory whose name holds {os.pathsep!r}, which separates the entries of "
+            f"{source}: make a link to it whose path has no {os.pathsep!r}, and use that"
+        )
+    if not roots:
+        raise ProbeError(
+            f"{source}={value!r} names no directory: set it to a CUDA toolkit root, or unset it to use the header wheels"
+        )
+    dirs = [next((d for d in (r / "include", r) if (d / "cuda.h").is_file()), r / "include") for r in roots]
+    if not any((d / "cuda.h").is_file() for d in dirs):
+        looked = ", ".join(f"{r / 'include'} and {r}" for r in roots)
+        raise ProbeError(
+            f"no cuda.h under {source}={value!r} (looked in {looked}): point {source} at a CUDA toolkit, or "
+            f"unset it to use the header wheels"
+        )
+    return select_headers([d.absolute() for d in dirs if d.is_dir()], source)
+
+
 def find_toolkit(request: Request) -> Toolkit:
-    """The headers, in the documented order; a root pointed at gives ROOT/include, or ROOT where it has cuda.h."""
+    """The headers, in the documented order: the toolkit pointed at, the header wheels, conda's, /usr/local/cuda."""
     if request.pointed_at:
-        source, value = request.pointed_at
-        roots = [Path(request.where) / Path(p.strip()).expanduser() for p in value.split(os.pathsep) if p.strip()]
-        if os.pathsep in value and Path(value.strip()).expanduser().is_dir() and not all(r.is_dir() for r in roots):
-            raise ProbeError(
-                f"{source}={value!r} is one directory whose name holds {os.pathsep!r}, which separates the entries of "
-                f"{source}: make a link to it whose path has no {os.pathsep!r}, and use that"
-            )
-        if not roots:
-            raise ProbeError(
-                f"{source}={value!r} names no directory: set it to a CUDA toolkit root, or unset it "
-                "to use the header wheels"
-            )
-        dirs = [next((d for d in (r / "include", r) if (d / "cuda.h").is_file()), r / "include") for r in roots]
-        if not any((d / "cuda.h").is_file() for d in dirs):
-            looked = ", ".join(f"{r / 'include'} and {r}" for r in roots)
-            raise ProbeError(
-                f"no cuda.h under {source}={value!r} (looked in {looked}): point {source} at a CUDA toolkit, or "
-                f"unset it to use the header wheels"
-            )
-        return select_headers([d.absolute() for d in dirs if d.is_dir()], source)
+        return pointed_toolkit(*request.pointed_at, request.where)
     found = wheel_headers() or conda_headers(request.environ.get("CONDA_PREFIX", "").strip())
     if found is None and (DEFAULT_TOOLKIT / "include" / "cuda.h").is_file():
         found = select_headers([DEFAULT_TOOLKIT / "include"], str(DEFAULT_TOOLKIT))
@@ -180,28 +176,25 @@ def check_toolkit(toolkit: Toolkit, request: Request) -> None:
             f"{toolkit.major}.{toolkit.minor}: {stop_pointing(toolkit, request) or venv_hint(asked)}, point "
             f"{request.path_option} at CUDA {asked} headers, or use {request.major_option}=auto"
         )
-    missing = next((header for header in facts.REQUIRED_HEADERS if header not in toolkit.sources), None)
-    if missing is None:
+    lacking = [h for h in facts.REQUIRED_HEADERS if h not in toolkit.sources]
+    if not lacking:
         return
     # The header wheels of the major this environment's cuda-bindings are for (else the toolkit's): where the
     # user pointed at the toolkit, they serve only once the pointer is gone, so the advice says to drop it.
     ours = environment_minor((toolkit.major, toolkit.minor))
     fix = f"{wheels_advice(*ours)} (they come first), or point CUDA_PATH at a complete CUDA {ours[0]} toolkit"
     if toolkit.found_via == "CONDA_PREFIX":  # the env's own packages, of its toolkit's version
-        lacking = [h for h in facts.REQUIRED_HEADERS if h not in toolkit.sources]
         packages = dict.fromkeys(f"{CONDA_PACKAGES[h]}={toolkit.major}.{toolkit.minor}" for h in lacking)
         fix = f"conda install -c conda-forge {' '.join(packages)} (the packages of {', '.join(lacking)}), or {fix}"
     if request.pointed_at:
-        wheels, stop = (
-            wheel_headers(),
-            ("drop " if toolkit.found_via == request.path_option else "unset ") + toolkit.found_via,
-        )
+        wheels = wheel_headers()
+        stop = ("drop " if toolkit.found_via == request.path_option else "unset ") + toolkit.found_via
         use = f"{stop} and {wheels_advice(*ours)}"
         if wheels and wheels.major == ours[0] and len(wheels.sources) == len(facts.REQUIRED_HEADERS):
             use = f"{stop} to use the CUDA {wheels.major}.{wheels.minor} header wheels installed here"
         fix = f"{use}, or point it at a complete CUDA {toolkit.major} toolkit"
     raise MissingHeaders(
-        f"{missing} not found in the CUDA {toolkit.major}.{toolkit.minor} headers at {os.pathsep.join(toolkit.include_dirs)} (via {toolkit.found_via}): {fix}",
+        f"{lacking[0]} not found in the CUDA {toolkit.major}.{toolkit.minor} headers at {os.pathsep.join(toolkit.include_dirs)} (via {toolkit.found_via}): {fix}",
         toolkit,
     )
 
@@ -250,25 +243,22 @@ def stop_pointing(toolkit: Toolkit, request: Request) -> str | None:
 def venv_hint(major: int) -> str:
     """Where CUDA ``major`` headers and bindings are: that major's dev venv, if there is one."""
     venv = (Path(sys.prefix).parent if in_dev_venv() else DEV_VENVS) / f"cu{major}"
-    if (venv / "bin" / "activate").is_file() and in_dev_venv() != major:
-        made = re.search(
-            r"""^VIRTUAL_ENV=["']?([^"'\n]+)""", (venv / "bin" / "activate").read_text(errors="replace"), re.M
+    if not (venv / "bin" / "activate").is_file() or in_dev_venv() == major:
+        return f"use an environment with CUDA {major} headers and cuda-bindings {major}"
+    made = re.search(r"""^VIRTUAL_ENV=["']?([^"'\n]+)""", (venv / "bin" / "activate").read_text(errors="replace"), re.M)
+    if made and os.path.realpath(made.group(1)) != os.path.realpath(venv):  # moved: its scripts name the old place
+        return (
+            f"use the CUDA {major} environment {venv}, which was moved from {made.group(1)} and no longer works "
+            f"there: move it back, or `mv {venv} {venv}.old && python3 tools/dev/devenv.py cu{major}`"
         )
-        if made and os.path.realpath(made.group(1)) != os.path.realpath(venv):  # moved: its scripts name the old place
-            return (
-                f"use the CUDA {major} environment {venv}, which was moved from {made.group(1)} and no longer works "
-                f"there: move it back, or `mv {venv} {venv}.old && python3 tools/dev/devenv.py cu{major}`"
-            )
-        return f"activate the CUDA {major} environment (source {venv}/bin/activate)"
-    return f"use an environment with CUDA {major} headers and cuda-bindings {major}"
+    return f"activate the CUDA {major} environment (source {venv}/bin/activate)"
 
 
 def check_bindings(toolkit: Toolkit, request: Request, root: str = "") -> Package:
     """The cuda-bindings installed (where the build directory found it first), if it fits the headers."""
     fix = f'pip install "cuda-bindings=={toolkit.major}.{toolkit.minor}.*"'
     fix = fix if in_dev_venv() in (None, toolkit.major) else venv_hint(toolkit.major)
-    bindings = distribution("cuda-bindings", root)
-    if bindings is None:
+    if (bindings := distribution("cuda-bindings", root)) is None:
         raise ProbeError(
             f"cuda-bindings is no longer installed in {root}, where this build directory found it: {fix} there, or "
             f"set the build directory up again (meson setup --wipe BUILDDIR)"

@@ -1,9 +1,7 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""A build directory's record of its environment, ``cuda-config/environment.json``, and its one reader; ``stats.json``
-beside it lets a check hash only what moved. Standard library only: the editable loader imports it."""
-
-from __future__ import annotations
+"""What Meson does not keep: the build directory's CUDA environment, ``cuda-config/environment.json``, and its one
+reader; ``stats.json`` beside it lets a check hash only what moved. Stdlib only: the editable loader imports it."""
 
 import dataclasses
 import hashlib
@@ -42,8 +40,9 @@ class Record:
     def digest(self, *roles: str, names: tuple[str, ...] = ()) -> str:
         """sha256 over the contents of ``roles`` (their inputs ``names`` alone, where given)."""
         items = [(r, n, sha) for r in roles for n, (_, sha) in sorted(self.inputs.get(r, {}).items())]
-        text = "".join(f"{r}\0{n}\0{h}\n" for r, n, h in items if n in names or not names)
-        return hashlib.sha256(text.encode()).hexdigest()
+        return hashlib.sha256(
+            "".join(f"{r}\0{n}\0{h}\n" for r, n, h in items if n in names or not names).encode()
+        ).hexdigest()
 
     def facts(self) -> dict[str, object]:
         """What a build was made for, no path: the build info holds exactly this."""
@@ -72,19 +71,21 @@ def read(build_dir: Path) -> Record:
 
 
 def write(build_dir: Path, record: Record) -> bool:
-    text = json.dumps(dataclasses.asdict(record), indent=1) + "\n"
-    return common.write_if_changed(Path(build_dir) / CONFIG / RECORD, text)
+    return common.write_if_changed(
+        Path(build_dir) / CONFIG / RECORD, json.dumps(dataclasses.asdict(record), indent=1) + "\n"
+    )
 
 
 def changes(old: Record, new: Record) -> list[str]:
-    """What differs between two records: versions, each role's inputs, the variants."""
+    """What differs between two records: versions, each role's inputs (a tool's says where it is now), the variants."""
     versions = {"CUDA_VERSION": "cuda_version", "cuda-bindings": "bindings_version", "Cython": "cython_version"}
-    pairs = {label: (getattr(old, key), getattr(new, key)) for label, key in versions.items()}
-    found = [f"{label} {was} -> {now}" for label, (was, now) in pairs.items() if was != now]
+    found = [
+        f"{k} {getattr(old, v)} -> {getattr(new, v)}" for k, v in versions.items() if getattr(old, v) != getattr(new, v)
+    ]
     for role, label in ROLES.items():
         before, after = old.inputs.get(role, {}), new.inputs.get(role, {})
         names = sorted(n for n in {*before, *after} if before.get(n) != after.get(n))
-        both = before.keys() & after.keys() if role in TOOLS else set()  # a tool's change says where it is now
+        both = before.keys() & after.keys() if role in TOOLS else set()
         moved = [f"{n} {before[n][0]} -> {after[n][0]}" if n in both else n for n in names]
         if names:
             found.append(f"{label} ({', '.join(moved[:3])}{f' and {len(names) - 3} more' if len(names) > 3 else ''})")

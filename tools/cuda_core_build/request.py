@@ -1,8 +1,7 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""What the user asked a build for, parsed once; messages spell the options as that user does."""
-
-from __future__ import annotations
+"""What the user asked a build for, parsed once (Meson takes ``-Dcuda_major`` silently); messages spell the options
+as that user does."""
 
 import os
 import shlex
@@ -13,6 +12,8 @@ from typing import Any
 from cuda_core_build import common, facts
 
 ConfigSettings = dict[str, Any] | None
+# Meson keeps option names that start with a language (cuda is one) and takes such a -D without a word.
+MISSPELLED = {"cuda_major": "cuda-major", "cuda_path": "cuda-path"}
 
 
 class ProbeError(Exception):
@@ -41,22 +42,20 @@ class Request:
     @property
     def pointed_at(self) -> tuple[str, str] | None:
         """(source, value) of the toolkit pointed at: the option, else CUDA_PATH, else CUDA_HOME."""
-        environ = [(name, self.environ.get(name, "")) for name in ("CUDA_PATH", "CUDA_HOME")]
-        return next(((s, v) for s, v in [(self.path_option, self.cuda_path), *environ] if v.strip()), None)
+        given = [
+            (self.path_option, self.cuda_path),
+            *((n, self.environ.get(n, "")) for n in ("CUDA_PATH", "CUDA_HOME")),
+        ]
+        return next(((s, v) for s, v in given if v.strip()), None)
 
 
 def invocation_dir(build_dir: str | os.PathLike[str] = "") -> str:
-    """Where the user ran the tool that runs this: that process's cwd (Meson runs a step in the source
-    directory, and $PWD is stale in a process started with another cwd); $PWD where meson-python ran
-    Meson in the build directory ``build_dir``."""
+    """Where the user ran the tool that runs this: that process's cwd (Meson runs a step in the source directory, and
+    $PWD is stale in a process started with another cwd); $PWD where meson-python ran Meson in ``build_dir``."""
     parent = common.readlink(f"/proc/{os.getppid()}/cwd")
     if parent and not (build_dir and os.path.realpath(parent) == os.path.realpath(build_dir)):
         return parent
     return os.environ.get("PWD") or os.getcwd()
-
-
-# Meson keeps option names that start with a language (cuda is one) and takes such a -D without a word.
-MISSPELLED = {"cuda_major": "cuda-major", "cuda_path": "cuda-path"}
 
 
 def misspelled(args: list[str]) -> None:
@@ -88,5 +87,6 @@ def meson_option(settings: ConfigSettings, name: str, default: str) -> str:
 
 def from_settings(settings: ConfigSettings) -> Request:
     """The request of a PEP 517 build."""
-    path, major = meson_option(settings, "cuda-path", ""), meson_option(settings, "cuda-major", "auto")
-    return Request(path, major, where=invocation_dir())
+    return Request(
+        meson_option(settings, "cuda-path", ""), meson_option(settings, "cuda-major", "auto"), where=invocation_dir()
+    )

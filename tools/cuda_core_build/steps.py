@@ -1,11 +1,8 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The build's steps, as Meson runs them: ``steps.py STEP [OPTIONS]``; a failure is one line on stderr."""
-
-from __future__ import annotations
+"""The steps Meson runs, ``steps.py STEP``, for what Meson cannot find or record by content (the CUDA environment)."""
 
 import argparse
-import contextlib
 import dataclasses
 import hashlib
 import json
@@ -41,21 +38,13 @@ def compat_choices(toolkit: probe.Toolkit, bindings: probe.Package) -> dict[str,
     """Each _compat file's variant: 13.1+ resources need 13.1+ headers and bindings, 12.9 attributes 12.9+ bindings."""
     minor = (bindings.major, bindings.minor)
     resources = "cuda13_1" if toolkit.cuda_version >= 13010 and minor >= (13, 1) else "before13_1"
-    return dict(
-        zip(
-            COMPAT,
-            (
-                f"cu{toolkit.major}",
-                f"resources/{resources}",
-                f"attributes/{'cuda12_9' if minor >= (12, 9) else 'before12_9'}",
-            ),
-        )
-    )
+    attributes = "cuda12_9" if minor >= (12, 9) else "before12_9"
+    return dict(zip(COMPAT, (f"cu{toolkit.major}", f"resources/{resources}", f"attributes/{attributes}")))
 
 
 def header_closure(compiler: list[str], toolkit: probe.Toolkit) -> dict[str, str]:
-    """Include name -> file of each toolkit header the build reads, compiled or as text (g++'s list, by real path)."""
-    # Compiled, not only preprocessed (-fsyntax-only): a header that is not C++ is refused here, in one line.
+    """Include name -> file of each toolkit header the build reads, compiled (a header that is not C++ is refused
+    here) or as text: g++'s list, by real path."""
     flags = ["-std=c++17", "-fsyntax-only", "-MD", "-MF", "/dev/stdout", "-x", "c++"]
     command = [*compiler, *flags, *(f"-isystem{d}" for d in toolkit.include_dirs), "-"]
     source = "".join(f"#include <{header}>\n" for header in facts.COMPILED_HEADERS)
@@ -63,13 +52,10 @@ def header_closure(compiler: list[str], toolkit: probe.Toolkit) -> dict[str, str
         result = subprocess.run(command, input=source, capture_output=True, text=True, timeout=300)
     except (OSError, subprocess.TimeoutExpired) as err:  # Meson keeps the launcher it found on PATH at setup
         gone = next((p for p in compiler[:1] if Path(p).name in common.LAUNCHERS and not shutil.which(p)), "")
-        folder = next((part for part in compiler if Path(part).is_dir()), "")
-        fix = (
-            f"{gone} from setup is gone: restore it, or set the build dir up again (meson setup --wipe)"
-            if gone
-            else "install g++, or set CXX"
-        )
-        if folder:  # "set CXX" would not help: it is set, to a directory
+        folder = next((part for part in compiler if Path(part).is_dir()), "")  # "set CXX" would not help
+        fix = f"{gone} from setup is gone: restore it, or set the build dir up again (meson setup --wipe)"
+        fix = fix if gone else "install g++, or set CXX"
+        if folder:
             fix = f"{folder} is a directory, not a compiler: set CXX to the compiler itself, and set the build up again"
         raise ProbeError(f"the C++ compiler {' '.join(compiler)!r} could not be run ({err}): {fix}")
     if result.returncode != 0:
@@ -89,22 +75,18 @@ def header_closure(compiler: list[str], toolkit: probe.Toolkit) -> dict[str, str
 
 def compiler_files(compiler: list[str]) -> dict[str, str]:
     """The files that are the C++ compiler: its driver as PATH finds it now (past ccache), and cc1plus."""
-    driver = shutil.which(next((part for part in compiler if Path(part).name not in common.LAUNCHERS), ""))
-    if not driver:
+    if not (driver := shutil.which(common.driver(compiler))):
         return {}
     cc1plus = subprocess.run([*compiler, "-print-prog-name=cc1plus"], capture_output=True, text=True).stdout.strip()
     return {"driver": driver, **({"cc1plus": cc1plus} if os.path.isabs(cc1plus) and os.path.isfile(cc1plus) else {})}
 
 
 def package_files(package: probe.Package, top: str, *extras: str) -> dict[str, str]:
-    """A distribution's .pxd and .pxi files under ``top``, ``extras``, METADATA and RECORD, by name."""
+    """A distribution's own .pxd and .pxi files under ``top`` (where its RECORD lists them: an installed cuda-core's
+    cuda/core/*.pxd are not cuda-bindings'), ``extras``, METADATA and RECORD, by name."""
     root = Path(package.root)
     found = {p.relative_to(root).as_posix(): str(p) for p in (root / top).rglob("*.px[di]")}
-    # Its own, where its RECORD lists them: an installed cuda-core's cuda/core/*.pxd are not cuda-bindings' inputs.
-    listing = Path(package.dist_info) / "RECORD"
-    owned = (
-        {row.split(",")[0] for row in listing.read_text(errors="replace").splitlines()} if listing.is_file() else set()
-    )
+    owned = {row.split(",")[0] for row in (common.read_text(Path(package.dist_info) / "RECORD") or "").splitlines()}
     found = {name: path for name, path in found.items() if name in owned} if owned & found.keys() else found
     found |= {extra: str(root / extra) for extra in extras if (root / extra).is_file()}
     return found | {f"dist-info/{n}": str(Path(package.dist_info) / n) for n in ("METADATA", "RECORD")}
@@ -144,8 +126,8 @@ def configured_ninja() -> str | None:
     beside = Path(sys.executable).parent / "ninja"
     if beside.is_file() and os.access(beside, os.X_OK):
         return str(beside)
-    for directory in os.environ.get("PATH", "").split(os.pathsep):
-        found = shutil.which("ninja", path=directory) if directory else None
+    for directory in filter(None, os.environ.get("PATH", "").split(os.pathsep)):
+        found = shutil.which("ninja", path=directory)
         head = Path(found).read_bytes()[:4096].decode(errors="replace") if found else ""
         if "pyenv" in head:  # a shim: what it runs now, else nothing
             shim = re.search(r'^exec "([^"]+/libexec/pyenv)" exec', head, re.M)
@@ -156,9 +138,9 @@ def configured_ninja() -> str | None:
     return None
 
 
-def ninja_version(ninja: str | None) -> str:
+def ninja_version(ninja: str) -> str:
     try:
-        result = subprocess.run([ninja or "ninja", "--version"], capture_output=True, text=True, timeout=60)
+        result = subprocess.run([ninja, "--version"], capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired):
         return ""
     return result.stdout.strip() if result.returncode == 0 else ""
@@ -176,36 +158,30 @@ def check_directory_name(build_dir: Path, toolkit: probe.Toolkit, request: Reque
         )
 
 
-def through_links_gone(pin: record.Record) -> record.Record:
-    """The pin, with each pinned header directory that is gone (a link removed) replaced by the real
-    directory its headers were read from at the last check, where that still holds them."""
-    if (Path(pin.sources["cuda.h"]) / "cuda.h").is_file():
-        return pin
+def pinned_toolkit(pin: record.Record) -> probe.Toolkit:
+    """The headers the record pins, read again; where a pinned directory is gone (a link removed), the real directory
+    its headers were read from at the last check, if that still holds them."""
     real = {d: os.path.dirname(pin.inputs["header"][h][0]) for h, d in pin.sources.items() if h in pin.inputs["header"]}
-    if not all((Path(real.get(d, d)) / h).is_file() for h, d in pin.sources.items()):
-        return pin
-    given = {h: real.get(d, d) for h, d in pin.sources.items()}
-    return dataclasses.replace(pin, include_dirs=[real.get(d, d) for d in pin.include_dirs], sources=given)
+    if not (Path(pin.sources["cuda.h"]) / "cuda.h").is_file():
+        if not all((Path(real.get(d, d)) / h).is_file() for h, d in pin.sources.items()):
+            raise ProbeError(
+                f"the CUDA headers pinned for this build directory are gone ({pin.sources['cuda.h']}/cuda.h): restore "
+                "them, or set the build directory up again with `meson setup --wipe BUILDDIR`"
+            )
+        pin = dataclasses.replace(pin, include_dirs=[real.get(d, d) for d in pin.include_dirs])
+    return probe.select_headers([*map(Path, pin.include_dirs)], pin.found_via)
 
 
 def derive(
     build_dir: Path, request: Request, compiler: list[str], pin: record.Record | None, keep_ninja: bool = False
 ) -> tuple[record.Record, dict]:
     """The environment of ``build_dir`` (the pinned toolkit, read again), and each input's stat."""
-    pin = pin and through_links_gone(pin)
-    if pin and not (Path(pin.sources["cuda.h"]) / "cuda.h").is_file():
-        raise ProbeError(
-            f"the CUDA headers pinned for this build directory are gone ({pin.sources['cuda.h']}/cuda.h): restore "
-            "them, or set the build directory up again with `meson setup --wipe BUILDDIR`"
-        )
-    toolkit = (
-        probe.select_headers([*map(Path, pin.include_dirs)], pin.found_via) if pin else probe.find_toolkit(request)
-    )
+    toolkit = pinned_toolkit(pin) if pin else probe.find_toolkit(request)
     probe.check_toolkit(toolkit, request)
     check_directory_name(build_dir, toolkit, request)
     bindings = probe.check_bindings(toolkit, request, pin.bindings_root if pin else "")
     # The ninja configure found; a check, which ninja runs however it was invoked, keeps it.
-    ninja = pin.inputs["ninja"].get("ninja", [None])[0] if keep_ninja else configured_ninja()
+    ninja = pin.inputs["ninja"].get("ninja", [None])[0] if keep_ninja and pin else configured_ninja()
     cython = probe.find_cython()
     found = {
         "header": header_closure(compiler, toolkit),
@@ -218,10 +194,10 @@ def derive(
     cached, stats, inputs = record.read_stats(build_dir)["files"], {"files": {}, "links": {}}, {r: {} for r in found}
     for role, files in found.items():
         for name, path in sorted(files.items()):
-            if any(char in path for char in ODD):
+            if odd := next((ODD[c] for c in ODD if c in path), None):
                 raise ProbeError(
-                    f"the path of {role} input {name} ({path!r}) holds {next(ODD[c] for c in ODD if c in path)}, which "
-                    f"ninja cannot track: make a link to its directory whose path has none, and point the build at the link"
+                    f"the path of {role} input {name} ({path!r}) holds {odd}, which ninja cannot track: make a link "
+                    f"to its directory whose path has none, and point the build at the link"
                 )
             real = os.path.realpath(path)
             stats["files"][real] = common.hashed(real, cached.get(real), digest=sha256_of)
@@ -266,8 +242,8 @@ def configure(args: argparse.Namespace) -> None:
     config = args.build_dir.absolute() / record.CONFIG
     try:
         given = Path(f"/proc/{os.getppid()}/cmdline").read_bytes().decode(errors="replace").split("\0")
-        with contextlib.suppress(OSError):  # after a setup, `meson configure -D...` keeps them here
-            given += (args.build_dir / "meson-private" / "cmd_line.txt").read_text().splitlines()
+        # after a setup, `meson configure -D...` keeps them here
+        given += (common.read_text(args.build_dir / "meson-private" / "cmd_line.txt") or "").splitlines()
         misspelled(given)
         found, changed = environment(args, pin_required=False)
     except ProbeError as err:
@@ -287,13 +263,11 @@ def compiler_through_a_link(compiler: list[str], build_dir: Path) -> str:
     """A warning when Meson runs the compiler (or ccache) by a path through a directory link: Meson keeps that
     path in every compile command, so removing the link stops the build; '' when none."""
     for part in (p for p in compiler if os.path.isabs(p)):
-        links = [link for link in links_on_the_way(part) if link != part]
-        if links:
-            real = os.path.dirname(os.path.realpath(part))
+        if links := [link for link in links_on_the_way(part) if link != part]:
             return (
                 f"cuda-core: Meson runs {part} through the link {links[0]}, and keeps that path in every compile "
                 f"command: the build stops if the link goes; to build without it, set up with the real path first "
-                f"on PATH: PATH={real}:$PATH meson setup --wipe {build_dir}"
+                f"on PATH: PATH={os.path.dirname(os.path.realpath(part))}:$PATH meson setup --wipe {build_dir}"
             )
     return ""
 

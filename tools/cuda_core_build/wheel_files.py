@@ -2,8 +2,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """Wheels read and rewritten with a true RECORD; entries keep order, timestamps and modes: reproducible stays so."""
 
-from __future__ import annotations
-
 import base64
 import hashlib
 import os
@@ -18,7 +16,7 @@ class Wheel:
     contents: dict[str, bytes]
 
     @classmethod
-    def read(cls, path: Path) -> Wheel:
+    def read(cls, path: Path) -> "Wheel":
         with zipfile.ZipFile(path) as archive:
             return cls(archive.infolist(), {info.filename: archive.read(info) for info in archive.infolist()})
 
@@ -62,9 +60,3 @@ def metadata_headers(metadata: str) -> tuple[list[str], str]:
 
 def join_metadata(lines: list[str], body: str) -> str:
     return "\n".join(lines) + ("\n\n" + body if body else "\n")
-
-
-def bindings_extra(major: int) -> list[str]:
-    """The extra ``cuNN`` as NVIDIA's wheel declares it: cuda-bindings[all] (NVRTC, nvJitLink, ...), cuda-toolkit."""
-    requires = (f"cuda-bindings[all]=={major}.*", f"cuda-toolkit=={major}.*")
-    return [f"Provides-Extra: cu{major}", *(f'Requires-Dist: {name}; extra == "cu{major}"' for name in requires)]

@@ -34,9 +34,16 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/: the build's facts and probe
 
 from cuda_core_build.facts import supported_majors  # noqa: E402
-from cuda_core_build.wheel_files import Wheel, bindings_extra, join_metadata, metadata_headers  # noqa: E402
+from cuda_core_build.wheel_files import Wheel, join_metadata, metadata_headers  # noqa: E402
 
 SUPPORTED_MAJORS = supported_majors()
+
+
+def bindings_extra(major: int) -> list[str]:
+    """The extra ``cuNN`` as NVIDIA's wheel declares it: cuda-bindings[all] (NVRTC, nvJitLink, ...), cuda-toolkit."""
+    requires = (f"cuda-bindings[all]=={major}.*", f"cuda-toolkit=={major}.*")
+    return [f"Provides-Extra: cu{major}", *(f'Requires-Dist: {name}; extra == "cu{major}"' for name in requires)]
+
 
 DISPATCHER = Path(__file__).with_name("dual_wheel_init.py")
 DESCRIPTION = Path(__file__).resolve().parents[2] / "docs" / "description-dual.md"
