@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The code that runs inside cuda-core's builds; docs/architecture.md's code map says what each module does."""
+"""What Meson, ninja, meson-python and Cython do not do for cuda-core's builds; docs/architecture.md maps the modules."""
 
 import sys
 

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""The build's facts, from requirements/matrix.ini: ``cuNN`` is major NN's default cell; supported majors have one."""
+"""The matrix no tool reads for us: every pin once, in requirements/matrix.ini; ``cuNN`` is major NN's default cell."""
 
 from __future__ import annotations  # read by __init__.py on Pythons older than 3.10, to refuse them
 

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Find the CUDA headers, cuda-bindings and Cython, and read the CUDA major from the headers: the only place that does.
+"""What Meson's dependency('cuda') does not find: header wheels, CONDA_PREFIX, cuda-bindings; the one reader of the major.
 
 Not through cuda-pathfinder's find_nvidia_header_directory: it puts CUDA_PATH after the wheels and conda,
 where a toolkit pointed at must come first, and answers one library at a time; the order is find_toolkit's."""

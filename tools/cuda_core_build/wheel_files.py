@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 cuda-core Meson build contributors
 # SPDX-License-Identifier: Apache-2.0
-"""Wheels read and rewritten with a true RECORD; entries keep order, timestamps and modes: reproducible stays so."""
+"""What meson-python cannot: rewrite a wheel it built, with a true RECORD, keeping order, timestamps and modes."""
 
 import base64
 import hashlib
