@@ -38,7 +38,7 @@ from pathlib import Path
 
 try:
     from cuda_core_build import probe, steps
-    from cuda_core_build.request import Request
+    from cuda_core_build.probe import Request
 except ImportError:
     sys.exit("reference_setuptools: cannot import cuda_core_build: run it with PYTHONPATH=tools")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from builds import SessionBuilds, Venv, meson_setup, ninja, pip_wheel, touched
 from cuda_core_build import probe, steps
-from cuda_core_build.request import ProbeError, Request
+from cuda_core_build.probe import ProbeError, Request
 
 CORE = "cuda_core/cuda/core"
 TARGETS = (f"{CORE}/_context{sysconfig.get_config_var('EXT_SUFFIX')}", f"{CORE}/_build_info.py")

@@ -25,7 +25,7 @@ import pytest
 from builds import BASE_PYTHON, PROBE, Uv, bindings_pin, venv_for
 from cuda_core_build import facts, record
 from cuda_core_build import probe as probe_library
-from cuda_core_build.request import Request
+from cuda_core_build.probe import Request
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ERROR_PREFIX = "cuda_probe.py: error: "

@@ -36,7 +36,7 @@ except ImportError as missing:  # a build without isolation, in an environment t
     ) from None
 
 from cuda_core_build import common, editable, probe, record, steps, version
-from cuda_core_build.request import ConfigSettings, ProbeError, from_settings, meson_option, misspelled, setup_args
+from cuda_core_build.probe import ConfigSettings, ProbeError, from_settings, meson_option, misspelled, setup_args
 from cuda_core_build.wheel_files import Wheel, join_metadata, metadata_headers
 
 

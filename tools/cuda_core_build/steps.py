@@ -19,7 +19,7 @@ if __name__ == "__main__":  # run by Meson as a script: the package is beside th
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from cuda_core_build import common, facts, probe, record, sources  # noqa: E402
-from cuda_core_build.request import ProbeError, Request, invocation_dir, misspelled  # noqa: E402
+from cuda_core_build.probe import ProbeError, Request, invocation_dir, misspelled  # noqa: E402
 
 PACKAGE = facts.REPO_ROOT / "cuda_core" / "cuda" / "core"
 STAMPS = ("environment.json", "cython.stamp", "cyutility.stamp", "toolchain.h")

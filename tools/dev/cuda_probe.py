@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tools/: the build's probe
 
 from cuda_core_build import probe  # noqa: E402
-from cuda_core_build.request import ProbeError, Request  # noqa: E402
+from cuda_core_build.probe import ProbeError, Request  # noqa: E402
 from cuda_core_build.steps import OneLineParser  # noqa: E402
 
 PROG = "cuda_probe.py"
