@@ -117,14 +117,19 @@ def extra_major(settings: ConfigSettings) -> int | None:
     given, supported = meson_option(settings, "cuda-major", "auto"), facts.supported_majors()
     if not majors or (len(majors) == 1 and majors[0] in supported and given in ("auto", str(majors[0]))):
         return majors[0] if majors else None
-    why = f"cuda-core builds for {', '.join(f'cu{m}' for m in supported)}: use one of those"
-    why = f"-Dcuda-major={given} asks for another: drop one" if majors[0] in supported else why
-    why = "a wheel is of one major: ask for one (tools/release/merge_wheels.py joins two)" if len(majors) > 1 else why
+    why = (
+        "a wheel is of one major: ask for one (tools/release/merge_wheels.py joins two)"
+        if len(majors) > 1
+        else f"-Dcuda-major={given} asks for another: drop one"
+        if majors[0] in supported
+        else f"cuda-core builds for {', '.join(f'cu{m}' for m in supported)}: use one of those"
+    )
     spelled = ",".join(f"cu{m}" for m in majors)
     raise ProbeError(f"the extra [{spelled}] asks for CUDA {' and '.join(map(str, majors))}, but {why}")
 
 
 def with_major(settings: ConfigSettings, major: int | str, why: str) -> ConfigSettings:
+    """``settings`` with ``-Dcuda-major=MAJOR`` added, saying ``why``."""
     _log(why)
     return {**(settings or {}), "setup-args": [*setup_args(settings), f"-Dcuda-major={major}"]}
 
@@ -142,10 +147,10 @@ def for_install_target(settings: ConfigSettings, site_dirs: list[Path]) -> tuple
     target = install_target(tuple(site_dirs))
     if (major := major_of(target.bindings)) is None:
         seen = seen_bindings() if target.why else None
-        if seen and (theirs := major_of(seen[0])) and theirs != default_major(settings):
+        if seen and (theirs := major_of(seen[0])) and theirs != (default := default_major(settings)):
             raise ProbeError(
                 f"{target.why}, so it is not known which environment this build is for; cuda-bindings {seen[0]} is in "
-                f"{seen[1]}, and this build would be for CUDA {default_major(settings)}: say which major, e.g. "
+                f"{seen[1]}, and this build would be for CUDA {default}: say which major, e.g. "
                 f"-Csetup-args=-Dcuda-major={theirs}"
             )
         return settings, None
@@ -180,7 +185,9 @@ def cuda_requirements(settings: ConfigSettings, installed: str | None = None) ->
     return list(facts.requirements(facts.cuda_pins(minor)))
 
 
-def _requires(hook: Callable, config_settings: ConfigSettings = None, *, editable: bool = False) -> list[str]:
+def _requires(
+    hook: Callable[[ConfigSettings], list[str]], config_settings: ConfigSettings = None, *, editable: bool = False
+) -> list[str]:
     """mesonpy's ``hook``'s requirements, tool ranges, CUDA packages (``editable``: mesonpy's hook is its wheel's)."""
     if editable:
         refuse_isolated_editable()
@@ -287,7 +294,12 @@ def metadata_for_major(metadata: str, major: int) -> str:
     return join_metadata([f"Requires-Dist: cuda-bindings=={major}.*" if ranged.match(ln) else ln for ln in kept], body)
 
 
-def _build(build: Callable, wheel_directory: str, config_settings: ConfigSettings = None, metadata_directory=None):
+def _build(
+    build: Callable[..., str],
+    wheel_directory: str,
+    config_settings: ConfigSettings = None,
+    metadata_directory: str | None = None,
+) -> str:
     """A wheel hook: mesonpy's ``build``'s wheel, with METADATA for its build directory's major; an editable's files."""
     with _hook(config_settings):
         if build is mesonpy.build_editable:

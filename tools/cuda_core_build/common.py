@@ -4,6 +4,7 @@
 ``restat`` prunes on it), depfiles, stat-then-sha256, the package's files, the ninja running a step. Stdlib only."""
 
 import hashlib
+import json
 import os
 import re
 import sys
@@ -94,6 +95,15 @@ def read_text(path: Path) -> str | None:
         return None
 
 
+def read_json(path: Path) -> dict:
+    """A JSON object the build wrote, or {} where it is missing or damaged."""
+    try:
+        found = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
 def driver(compiler: list[str]) -> str:
     """The compiler driver of a compile command, past a launcher (ccache)."""
     return next((part for part in compiler if Path(part).name not in LAUNCHERS), "")
@@ -101,8 +111,9 @@ def driver(compiler: list[str]) -> str:
 
 def process(pid: int) -> tuple[str, int, str] | None:
     """A live process's (name, parent pid, start time) from /proc; None if gone, a zombie or unreadable."""
-    stat = read_text(Path(f"/proc/{pid}/stat"))
-    fields = stat[stat.rindex(")") + 2 :].split() if stat else "Z"
+    if (stat := read_text(Path(f"/proc/{pid}/stat"))) is None:
+        return None
+    fields = stat[stat.rindex(")") + 2 :].split()
     return None if fields[0] in "ZX" else (stat[stat.index("(") + 1 : stat.rindex(")")], int(fields[1]), fields[19])
 
 

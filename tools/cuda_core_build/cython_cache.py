@@ -43,6 +43,18 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def canonical(argument: str, roots: tuple[tuple[Path, str], ...], build_dir: Path) -> str:
+    """An argument as the key sees it: a path under one of ``roots`` (real path, mark) relative to it;
+    options and other paths as they are."""
+    if not os.path.exists(build_dir / argument):
+        return argument
+    real = Path(os.path.realpath(build_dir / argument))
+    for root, mark in roots:
+        if real == root or root in real.parents:
+            return f"{mark}/{real.relative_to(root).as_posix()}"
+    return argument
+
+
 @dataclass(frozen=True)
 class Cache:
     """The cache at ``root``, for one Cython step of the build directory ``build_dir`` of the checkout ``source_root``."""
@@ -59,15 +71,10 @@ class Cache:
         cython = common.read_text(build_dir / "cuda-config" / "cyutility.stamp")
         if not where or not os.path.isabs(where) or cython is None:
             return None
-        roots = ((Path(os.path.realpath(build_dir)), "@BUILD@"), (source_root, SOURCE_MARK))  # it may sit inside
-
-        def canonical(argument: str) -> str:  # a path under one of the roots, relative to it; the rest as it is
-            real = Path(os.path.realpath(build_dir / argument)) if os.path.exists(build_dir / argument) else None
-            root = next(((r, m) for r, m in roots if real and (real == r or r in real.parents)), None)
-            return f"{root[1]}/{real.relative_to(root[0]).as_posix()}" if root and real else argument
-
+        # The build directory first: it may sit inside the checkout.
+        roots = ((Path(os.path.realpath(build_dir)), "@BUILD@"), (source_root, SOURCE_MARK))
         out = arguments.index("-o")
-        kept = [canonical(a) for a in arguments[:out] + arguments[out + 2 :]]
+        kept = [canonical(a, roots, build_dir) for a in arguments[:out] + arguments[out + 2 :]]
         text = "\0".join([FORMAT, cython, f"{sys.version_info[0]}.{sys.version_info[1]}", *kept])
         return cls(Path(where), sha256(text.encode()), build_dir, source_root)
 
@@ -91,7 +98,8 @@ class Cache:
             try:
                 if any(sha256((self.build_dir / name).read_bytes()) != digest for name, digest in entry["depends"]):
                     continue
-                code = gzip.decompress((blob := self.blob(entry["code"])).read_bytes())
+                blob = self.blob(entry["code"])
+                code = gzip.decompress(blob.read_bytes())
             except (OSError, KeyError, TypeError, ValueError, EOFError, gzip.BadGzipFile):
                 continue
             if sha256(code) != entry["code"]:
@@ -128,11 +136,17 @@ def trim(root: Path, limit: int = MAX_BYTES) -> None:
     names them (a directory of the user's own given as the cache loses nothing else)."""
     blobs = []
     for blob in (root / "code").glob(f"[0-9a-f][0-9a-f]/{'[0-9a-f]' * 64}.cpp.gz"):
-        with contextlib.suppress(OSError):
-            if blob.name[:2] == blob.parent.name:
-                blobs.append((blob.stat().st_mtime_ns, blob.stat().st_size, blob))
+        if blob.name[:2] != blob.parent.name:
+            continue
+        try:
+            st = blob.stat()
+        except OSError:
+            continue
+        blobs.append((st.st_mtime_ns, st.st_size, blob))
     total = sum(size for _, size, _ in blobs)
-    for _, size, blob in sorted(blobs) if total > limit else []:
+    if total <= limit:
+        return
+    for _, size, blob in sorted(blobs):
         if total <= limit * 0.8:
             break
         blob.unlink(missing_ok=True)

@@ -75,16 +75,14 @@ def rebuild(build_dir: Path, ninja: str, progress: TextIO, env: dict[str, str] |
             while sources.claimant(build_dir) == pid:
                 time.sleep(0.1)
         start, lines, working = time.monotonic(), [], False
+        notice = f"cuda-core: rebuilding the editable cuda.core in {build_dir}: ninja found it out of date"
         pipe = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True, "errors": "replace"}
         process = subprocess.Popen([ninja], cwd=build_dir, env=env, **pipe)  # type: ignore[call-overload]
         for line in process.stdout:
             lines.append(line)
             if not working and not QUIET.match(line.strip()):
                 working = True
-                print(
-                    f"cuda-core: rebuilding the editable cuda.core in {build_dir}: ninja found it out of date",
-                    file=progress,
-                )
+                print(notice, file=progress, flush=True)
             if working:
                 print(line, end="", file=progress, flush=True)
         if process.wait() != 0:

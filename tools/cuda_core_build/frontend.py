@@ -11,6 +11,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+INTERPRETERS = ("bin/python3", "bin/python", "python.exe", "Scripts/python.exe")  # where an environment keeps one
 _BINDINGS = "import importlib.metadata as m\ntry: print(m.version('cuda-bindings'))\nexcept Exception: pass\n"
 
 
@@ -109,10 +110,7 @@ def target(front: Frontend | None) -> tuple[Path | None, str]:
 @functools.cache
 def bindings_version(place: Path) -> str | None:
     """The cuda-bindings version installed in an environment (asked of its interpreter) or a --target directory."""
-    python = next(
-        (place / n for n in ("bin/python3", "bin/python", "python.exe", "Scripts/python.exe") if (place / n).is_file()),
-        None,
-    )
+    python = next((place / name for name in INTERPRETERS if (place / name).is_file()), None)
     if python is None:
         found = next(iter(importlib.metadata.distributions(name="cuda-bindings", path=[str(place)])), None)
         return found.version if found else None

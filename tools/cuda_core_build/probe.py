@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """What Meson's dependency('cuda') does not find: header wheels, CONDA_PREFIX, cuda-bindings; the one reader of the major.
 
-What the user asked for is parsed once here (Meson takes ``-Dcuda_major`` silently), and messages
-spell the options as that user does. Not through cuda-pathfinder's find_nvidia_header_directory: it puts CUDA_PATH after the wheels and conda,
-where a toolkit pointed at must come first, and answers one library at a time; the order is find_toolkit's."""
+What the user asked for is parsed once here (Meson takes ``-Dcuda_major`` silently), and messages spell the
+options as that user does. Not through cuda-pathfinder's find_nvidia_header_directory: it puts CUDA_PATH after
+the wheels and conda, where a toolkit pointed at must come first, and answers one library at a time."""
 
 import importlib.metadata
 import os
@@ -65,11 +65,8 @@ class Request:
     @property
     def pointed_at(self) -> tuple[str, str] | None:
         """(source, value) of the toolkit pointed at: the option, else CUDA_PATH, else CUDA_HOME."""
-        given = [
-            (self.path_option, self.cuda_path),
-            *((n, self.environ.get(n, "")) for n in ("CUDA_PATH", "CUDA_HOME")),
-        ]
-        return next(((s, v) for s, v in given if v.strip()), None)
+        environ = [(name, self.environ.get(name, "")) for name in ("CUDA_PATH", "CUDA_HOME")]
+        return next(((s, v) for s, v in [(self.path_option, self.cuda_path), *environ] if v.strip()), None)
 
 
 def invocation_dir(build_dir: str | os.PathLike[str] = "") -> str:
@@ -110,9 +107,8 @@ def meson_option(settings: ConfigSettings, name: str, default: str) -> str:
 
 def from_settings(settings: ConfigSettings) -> Request:
     """The request of a PEP 517 build."""
-    return Request(
-        meson_option(settings, "cuda-path", ""), meson_option(settings, "cuda-major", "auto"), where=invocation_dir()
-    )
+    path, major = meson_option(settings, "cuda-path", ""), meson_option(settings, "cuda-major", "auto")
+    return Request(path, major, where=invocation_dir())
 
 
 class MissingHeaders(ProbeError):

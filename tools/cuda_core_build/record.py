@@ -40,9 +40,8 @@ class Record:
     def digest(self, *roles: str, names: tuple[str, ...] = ()) -> str:
         """sha256 over the contents of ``roles`` (their inputs ``names`` alone, where given)."""
         items = [(r, n, sha) for r in roles for n, (_, sha) in sorted(self.inputs.get(r, {}).items())]
-        return hashlib.sha256(
-            "".join(f"{r}\0{n}\0{h}\n" for r, n, h in items if n in names or not names).encode()
-        ).hexdigest()
+        text = "".join(f"{r}\0{n}\0{h}\n" for r, n, h in items if n in names or not names)
+        return hashlib.sha256(text.encode()).hexdigest()
 
     def facts(self) -> dict[str, object]:
         """What a build was made for, no path: the build info holds exactly this."""
@@ -71,17 +70,15 @@ def read(build_dir: Path) -> Record:
 
 
 def write(build_dir: Path, record: Record) -> bool:
-    return common.write_if_changed(
-        Path(build_dir) / CONFIG / RECORD, json.dumps(dataclasses.asdict(record), indent=1) + "\n"
-    )
+    text = json.dumps(dataclasses.asdict(record), indent=1) + "\n"
+    return common.write_if_changed(Path(build_dir) / CONFIG / RECORD, text)
 
 
 def changes(old: Record, new: Record) -> list[str]:
     """What differs between two records: versions, each role's inputs (a tool's says where it is now), the variants."""
     versions = {"CUDA_VERSION": "cuda_version", "cuda-bindings": "bindings_version", "Cython": "cython_version"}
-    found = [
-        f"{k} {getattr(old, v)} -> {getattr(new, v)}" for k, v in versions.items() if getattr(old, v) != getattr(new, v)
-    ]
+    pairs = {label: (getattr(old, key), getattr(new, key)) for label, key in versions.items()}
+    found = [f"{label} {was} -> {now}" for label, (was, now) in pairs.items() if was != now]
     for role, label in ROLES.items():
         before, after = old.inputs.get(role, {}), new.inputs.get(role, {})
         names = sorted(n for n in {*before, *after} if before.get(n) != after.get(n))
@@ -94,7 +91,4 @@ def changes(old: Record, new: Record) -> list[str]:
 
 def read_stats(build_dir: Path) -> dict[str, dict]:
     """``{"files": {real path: [*fingerprint, sha256]}, "links": {link: target}}``, empty if none."""
-    try:
-        return json.loads((Path(build_dir) / CONFIG / STATS).read_text())
-    except (OSError, ValueError):
-        return {"files": {}, "links": {}}
+    return common.read_json(Path(build_dir) / CONFIG / STATS) or {"files": {}, "links": {}}

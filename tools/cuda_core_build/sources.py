@@ -44,20 +44,12 @@ def stamp_name(path: str | Path) -> str:
     return str(path)[len(str(common.PACKAGE_ROOT)) + 1 :].replace(os.sep, "+")
 
 
-def read_json(path: Path) -> dict:
-    try:
-        found = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-    return found if isinstance(found, dict) else {}
-
-
 def stamps(cache: dict, stats: dict, compiler: list[str]) -> dict[str, str]:
     """Every stamp's content now, hashing only the files whose stat moved (recorded in ``cache["files"]``).
     A C++ file's sha256 is a comment: its modules -include its stamp, so g++'s depfile names it."""
     known, cache["files"] = cache.get("files", {}), {}
-    for path in common.package_files():
-        cache["files"][stamp_name(path)] = common.hashed(path, known.get(stamp_name(path)))
+    for name, path in ((stamp_name(p), p) for p in common.package_files()):
+        cache["files"][name] = common.hashed(path, known.get(name))
     cpp = (".cpp", ".hpp", ".h")
     texts = {n: f"/* {v[5]} */\n" if n.endswith(cpp) else f"{v[5]}\n" for n, v in cache["files"].items()}
     return texts | {ENVIRONMENT: environment_stamp(stats), COMPILER: compiler_stamp(compiler)}
@@ -162,7 +154,7 @@ def check_deps_log(build_dir: Path, known: list[int] | None) -> tuple[list[int] 
 
 def check(build_dir: Path, compiler: list[str]) -> None:
     """Stop a second or foreign ninja, mend ninja's logs, and rewrite each stamp whose content changed."""
-    cache, stats = read_json(build_dir / CACHE), read_json(build_dir / STATS)
+    cache, stats = common.read_json(build_dir / CACHE), common.read_json(build_dir / STATS)
     if ninja := common.ninja_running_this():
         same_ninja(build_dir, ninja[0], stats.get("ninja", []))
         claim(build_dir, ninja)
@@ -181,7 +173,7 @@ def check(build_dir: Path, compiler: list[str]) -> None:
 
 def changed(build_dir: Path, compiler: list[str]) -> list[str]:
     """The stamps ``check`` would rewrite; writes nothing (a read-only build directory)."""
-    texts = stamps(read_json(build_dir / CACHE), read_json(build_dir / STATS), compiler)
+    texts = stamps(common.read_json(build_dir / CACHE), common.read_json(build_dir / STATS), compiler)
     return [name for name, text in texts.items() if common.read_text(build_dir / STAMPS / name) != text]
 
 
@@ -193,7 +185,7 @@ def cython(arguments: list[str]) -> int:
     out = Path(arguments[arguments.index("-o") + 1])
     depfile, previous = out.with_name(out.name + ".dep"), out.with_name(out.name + ".previous")
     cache = cython_cache.Cache.for_step(arguments, SOURCE_ROOT, Path.cwd())
-    if hit := cache.lookup() if cache else None:
+    if hit := (cache.lookup() if cache else None):
         sys.stderr.write(hit.messages)
         common.write_if_changed(out, hit.code)
         common.write_depfile(depfile, os.path.relpath(out), hit.depends)

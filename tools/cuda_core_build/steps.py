@@ -161,8 +161,9 @@ def check_directory_name(build_dir: Path, toolkit: probe.Toolkit, request: Reque
 def pinned_toolkit(pin: record.Record) -> probe.Toolkit:
     """The headers the record pins, read again; where a pinned directory is gone (a link removed), the real directory
     its headers were read from at the last check, if that still holds them."""
-    real = {d: os.path.dirname(pin.inputs["header"][h][0]) for h, d in pin.sources.items() if h in pin.inputs["header"]}
     if not (Path(pin.sources["cuda.h"]) / "cuda.h").is_file():
+        headers = pin.inputs["header"]
+        real = {d: os.path.dirname(headers[h][0]) for h, d in pin.sources.items() if h in headers}
         if not all((Path(real.get(d, d)) / h).is_file() for h, d in pin.sources.items()):
             raise ProbeError(
                 f"the CUDA headers pinned for this build directory are gone ({pin.sources['cuda.h']}/cuda.h): restore "

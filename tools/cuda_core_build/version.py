@@ -40,9 +40,8 @@ def from_git(root: Path) -> str:
     if head.returncode or status.returncode or len(head.stdout.split()) != 2:
         raise VersionError(f"git cannot read {root} ({(head.stderr or status.stderr).strip()}): {FIX}")
     commit, commit_time = head.stdout.split()
-    tag = RELEASE_TAG.match(
-        _git(root, "describe", "--tags", "--exact-match", "--match", "v[0-9]*", "HEAD").stdout.strip()
-    )
+    exact = _git(root, "describe", "--tags", "--exact-match", "--match", "v[0-9]*", "HEAD").stdout.strip()
+    tag = RELEASE_TAG.match(exact)
     return local_label(int(commit_time), tag and tag.group(1), commit, bool(status.stdout.strip()))
 
 
